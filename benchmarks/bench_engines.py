@@ -1,0 +1,87 @@
+"""Engine speed: perft and random full games through the public engine API.
+
+Run:  python benchmarks/bench_engines.py          (the figures quoted in the README)
+      python benchmarks/bench_engines.py --smoke  (a quick run that only checks it works)
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable
+
+from bordspel.core import State, new_game
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            names = [line.split(":", 1)[1].strip() for line in info if line.startswith("model name")]
+    except OSError:
+        names = []
+    return f"{names[0]} x {len(names)}" if names else platform.processor() or "unknown cpu"
+
+
+def best_of(repeats: int, work: Callable[[], object]) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        result = work()
+        best = min(best, time.perf_counter() - started)
+    return best, result
+
+
+def random_games(start: State, games: int, seed: int, checked: bool) -> int:
+    """Play ``games`` random games to the end; returns the number of plies."""
+    rng = random.Random(seed)
+    plies = 0
+    for _ in range(games):
+        state = start
+        while not state.is_over():
+            move = state.random_move(rng)
+            state = state.apply(move) if checked else state.apply_unchecked(move)
+            plies += 1
+    return plies
+
+
+def report_perft(name: str, start: State, depth: int, repeats: int) -> None:
+    seconds, count = best_of(repeats, lambda: start.perft(depth))
+    print(f"{name:44} perft {depth}: {count:>11,} leaves in {seconds:.3f} s", flush=True)
+
+
+def report_games(name: str, start: State, games: int, repeats: int, checked: bool) -> None:
+    seconds, plies = best_of(repeats, lambda: random_games(start, games, 1, checked))
+    how = "apply()" if checked else "apply_unchecked()"
+    print(
+        f"{name:44} {games / seconds:>8,.0f} games/s  ({plies / games:.1f} plies/game, {how})",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="small sizes, one repeat")
+    args = parser.parse_args()
+    repeats, games = (1, 20) if args.smoke else (5, 2000)
+    print(f"Python {platform.python_version()} on {platform.machine()}, {cpu_name()}")
+    report_perft(
+        "Hermit 5x5 from the empty board", new_game("hermit", size=5), 2 if args.smoke else 3, repeats
+    )
+    report_perft(
+        "Hermit 6x6 from the empty board", new_game("hermit", size=6), 2 if args.smoke else 3, repeats
+    )
+    workers = [(2, 1), (2, 3), (1, 2), (3, 2)]
+    santorini = new_game("santorini", workers=workers)
+    report_perft("Santorini, the issue's start position", santorini, 2 if args.smoke else 3, repeats)
+    fresh = new_game("santorini")
+    report_games("Santorini 2p random games (with setup)", fresh, games, repeats, checked=False)
+    report_games("Santorini 2p random games (with setup)", fresh, games // 4, repeats, checked=True)
+    report_games("Santorini 3p random games", new_game("santorini", players=3), games // 4, repeats, False)
+    report_games("Hermit 5x5 random games", new_game("hermit", size=5), games // 4, repeats, False)
+    report_games("Quarto random games", new_game("quarto"), games // 10, repeats, False)
+
+
+if __name__ == "__main__":
+    main()

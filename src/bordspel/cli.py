@@ -1,0 +1,166 @@
+"""The ``bordspel`` command: demo games, perft, replaying records, listing games."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bordspel.core import BordspelError, State, available_games, game_class
+
+__all__ = ["main"]
+
+
+def parse_options(game: str, pairs: Sequence[str]) -> dict[str, Any]:
+    """``["size=6"]`` as keyword options of the game, converted by their defaults' types."""
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(game_class(game).initial).parameters.items()
+        if p.kind is p.KEYWORD_ONLY or p.default is not p.empty
+    }
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        if not eq or name not in defaults:
+            known = ", ".join(f"{k}=..." for k in defaults)
+            raise BordspelError(f"unknown option {pair!r} for {game}; it takes {known}")
+        options[name] = _convert(text, defaults[name], name)
+    return options
+
+
+def _convert(text: str, default: object, name: str) -> object:
+    if isinstance(default, bool):
+        if text.lower() not in ("1", "0", "yes", "no", "true", "false", "on", "off"):
+            raise BordspelError(f"option {name} is yes or no, not {text!r}")
+        return text.lower() in ("1", "yes", "true", "on")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise BordspelError(f"option {name} is a whole number, not {text!r}") from None
+    return text
+
+
+def _show(state: State, colour: bool) -> str:
+    if not colour:
+        return str(state)
+    from bordspel import ansi
+
+    return ansi.render(state)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in available_games():
+        print(f"{name:10} options: {_option_list(game_class(name))}")
+    return 0
+
+
+def _option_list(cls: type[State]) -> str:
+    params = inspect.signature(cls.initial).parameters.values()
+    return ", ".join(f"{p.name}={p.default}" for p in params if p.default is not p.empty)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    state = game_class(args.game).initial(**parse_options(args.game, args.option))
+    colour = sys.stdout.isatty() and not args.plain
+    while not state.is_over():
+        move = state.random_move(rng)
+        print(f"player {state.to_move + 1} plays {move.to_str()}")
+        state = state.apply(move)
+    print(_show(state, colour))
+    outcome = state.outcome()
+    assert outcome is not None
+    print(f"result {outcome.result_str()} ({outcome.termination})")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    state = game_class(args.game).initial(**parse_options(args.game, args.option))
+    if args.position:
+        state = game_class(args.game).from_str(args.position)
+    for depth in range(1, args.depth + 1):
+        started = time.perf_counter()
+        count = state.perft(depth)
+        seconds = time.perf_counter() - started
+        print(f"depth {depth}: {count:,} ({seconds:.3f} s)", flush=True)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from bordspel.record import Game
+
+    game = Game.read(args.record)
+    colour = sys.stdout.isatty() and not args.plain
+    if args.svg:
+        from bordspel import svg
+
+        folder = Path(args.svg)
+        folder.mkdir(parents=True, exist_ok=True)
+        for ply, state in enumerate(game.states):
+            (folder / f"{ply:03d}.svg").write_text(svg.render(state), encoding="utf-8")
+        print(f"wrote {len(game.states)} pictures to {folder}/")
+        return 0
+    for ply, state in enumerate(game.states):
+        if ply:
+            print(f"\n{ply}. {game.moves[ply - 1].to_str()}")
+        if args.all or ply == len(game.states) - 1:
+            print(_show(state, colour))
+    outcome = game.outcome()
+    print(f"result {outcome.result_str() if outcome else '*'}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bordspel", description="Hermit, Santorini and Quarto.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    games = commands.add_parser("games", help="list the games and their options")
+    games.set_defaults(run=cmd_games)
+
+    def game_command(name: str, text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("game", choices=available_games())
+        sub.add_argument(
+            "-o",
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a game option, e.g. size=6, players=3, finite_supply=yes, advanced=yes",
+        )
+        return sub
+
+    demo = game_command("demo", "play a random game and show it")
+    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--plain", action="store_true", help="no colours")
+    demo.set_defaults(run=cmd_demo)
+    perft = game_command("perft", "count move sequences from a position, depth by depth")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--position", help="a position string to start from")
+    perft.set_defaults(run=cmd_perft)
+    show = commands.add_parser("show", help="replay a game record")
+    show.add_argument("record")
+    show.add_argument("--all", action="store_true", help="show every position, not just the last")
+    show.add_argument("--svg", metavar="DIR", help="write every position as an SVG picture")
+    show.add_argument("--plain", action="store_true", help="no colours")
+    show.set_defaults(run=cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except BordspelError as error:
+        print(f"bordspel: {error}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

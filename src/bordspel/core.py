@@ -1,0 +1,322 @@
+"""The shared game protocol: states, moves, outcomes, errors and the registry of games.
+
+Every engine (``hermit``, ``santorini``, ``quarto``) implements :class:`State`. Search,
+front ends and adapters only use this protocol and look games up in the registry, so they
+never branch on a game's name.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
+
+__all__ = [
+    "BordspelError",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "State",
+    "available_games",
+    "game_class",
+    "new_game",
+    "parse_square",
+    "perft",
+    "register_game",
+    "square_name",
+]
+
+
+class BordspelError(ValueError):
+    """Base class of every error bordspel raises for bad input."""
+
+
+class IllegalMoveError(BordspelError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class NotationError(BordspelError):
+    """A move, square or position string that cannot be read."""
+
+
+class Move(Protocol):
+    """What every game's move offers: a round-tripping text form."""
+
+    def to_str(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (a set of seats, empty for a draw) and why."""
+
+    winners: frozenset[int]
+    termination: str
+    num_players: int
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat when exactly one seat won, else ``None``."""
+        return next(iter(self.winners)) if len(self.winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def returns(self) -> tuple[float, ...]:
+        """+1 for every winner, -1 for every other seat; 0 for all on a draw."""
+        if self.is_draw:
+            return (0.0,) * self.num_players
+        return tuple(1.0 if p in self.winners else -1.0 for p in range(self.num_players))
+
+    def result_str(self) -> str:
+        """Result in record form: ``1-0``, ``0-1``, ``1/2-1/2``; ``1-0-0`` for three seats."""
+        if self.is_draw:
+            return "-".join(["1/2"] * self.num_players)
+        return "-".join("1" if p in self.winners else "0" for p in range(self.num_players))
+
+
+S = TypeVar("S", bound="State")
+
+
+class State(abc.ABC):
+    """An immutable, hashable game position with the player to move.
+
+    Subclasses implement the abstract methods; the template methods here give every game
+    the same checked interface (``apply``, ``play``, ``parse_move``) written once.
+    """
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+    # -- immutability -------------------------------------------------------------
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; apply() returns a new state")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    @abc.abstractmethod
+    def _key(self) -> tuple[Any, ...]:
+        """The values that identify this position (for ==, hash and ordering)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_str({self.to_str()!r})"
+
+    def __copy__(self: S) -> S:
+        return self
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        return self
+
+    # -- what every game implements ---------------------------------------------------
+    @classmethod
+    @abc.abstractmethod
+    def initial(cls: type[S], **options: Any) -> S:
+        """The starting position for the given options."""
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int: ...
+
+    @property
+    @abc.abstractmethod
+    def to_move(self) -> int:
+        """The seat (0-based) whose turn it is."""
+
+    @abc.abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """All legal moves; empty when the game is over."""
+
+    @abc.abstractmethod
+    def apply_unchecked(self: S, move: Any) -> S:
+        """The position after ``move``, which must be legal (the fast path for search)."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome when the game is over, else ``None``."""
+
+    @abc.abstractmethod
+    def to_str(self) -> str:
+        """A lossless position string; ``from_str`` reads it back."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_str(cls: type[S], text: str) -> S: ...
+
+    @abc.abstractmethod
+    def move_from_str(self, text: str) -> Any:
+        """Read a move's text form without checking legality (raises NotationError)."""
+
+    # -- template methods ----------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def is_legal(self, move: Any) -> bool:
+        return move in self.legal_moves()
+
+    def why_illegal(self, move: Any) -> str:
+        """A sentence saying why ``move`` is refused (only called for illegal moves)."""
+        if self.is_over():
+            return "the game is over"
+        return f"{_move_text(move)} is not a legal move in this position"
+
+    def apply(self: S, move: Any) -> S:
+        """The position after ``move``; raises IllegalMoveError and changes nothing if refused."""
+        if not self.is_legal(move):
+            raise IllegalMoveError(self.why_illegal(move))
+        return self.apply_unchecked(move)
+
+    def parse_move(self, text: str) -> Any:
+        """Read a move and check that it is legal here."""
+        move = self.move_from_str(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"{text.strip()}: {self.why_illegal(move)}")
+        return move
+
+    def play(self: S, text: str) -> S:
+        """The position after the move written as ``text``."""
+        return self.apply_unchecked(self.parse_move(text))
+
+    def random_move(self, rng: random.Random) -> Any:
+        """A uniformly random legal move."""
+        moves = self.legal_moves()
+        if not moves:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        return rng.choice(moves)
+
+    def count_moves(self) -> int:
+        """The number of legal moves (games may count without generating them)."""
+        return len(self.legal_moves())
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of length ``depth`` from here."""
+        if depth <= 0:
+            return 1
+        if depth == 1:
+            return self.count_moves()
+        return sum(self.apply_unchecked(m).perft(depth - 1) for m in self.legal_moves())
+
+    def options(self) -> dict[str, Any]:
+        """The game options this position was created with (as ``initial`` takes them)."""
+        return {}
+
+    def __str__(self) -> str:
+        return self.to_str()
+
+    def _repr_svg_(self) -> str:
+        from bordspel import svg
+
+        return svg.render(self)
+
+
+def _move_text(move: Any) -> str:
+    to_str = getattr(move, "to_str", None)
+    return to_str() if callable(to_str) else repr(move)
+
+
+def perft(state: State, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``state``."""
+    if depth < 0:
+        raise BordspelError(f"perft depth must be 0 or more, not {depth}")
+    return state.perft(depth)
+
+
+# -- squares ---------------------------------------------------------------------------
+def square_name(row: int, col: int) -> str:
+    """``a1`` is the top-left square (row 0, column 0); columns are letters, rows numbers."""
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(97 + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
+    """The (row, column) of a square name such as ``c2``, checked against the board size."""
+    letters = text.rstrip("0123456789")
+    digits = text[len(letters) :]
+    if not letters or not digits or not letters.isalpha() or not letters.islower():
+        raise NotationError(f"{text!r} is not a square: write a column letter and a row number, like b3")
+    col = 0
+    for ch in letters:
+        col = col * 26 + ord(ch) - 96
+    row, col = int(digits) - 1, col - 1
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise NotationError(f"square {text} is off the {rows}x{cols} board")
+    return row, col
+
+
+# -- registry --------------------------------------------------------------------------
+_GAMES: dict[str, str] = {
+    "hermit": "bordspel.hermit:HermitState",
+    "santorini": "bordspel.santorini:SantoriniState",
+    "quarto": "bordspel.quarto:QuartoState",
+}
+
+
+def register_game(name: str, path: str) -> None:
+    """Register a game class, given as ``"module:Class"`` (imported when first used)."""
+    _GAMES[name] = path
+
+
+def available_games() -> list[str]:
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[State]:
+    """The state class registered under ``name``."""
+    try:
+        module, _, cls = _GAMES[name.lower()].partition(":")
+    except KeyError:
+        raise BordspelError(f"unknown game {name!r}: choose one of {', '.join(available_games())}") from None
+    found: type[State] = getattr(importlib.import_module(module), cls)
+    return found
+
+
+def new_game(name: str, **options: Any) -> State:
+    """The starting position of the game registered under ``name``."""
+    return game_class(name).initial(**options)
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def check_int(value: object, what: str, low: int, high: int | None = None) -> int:
+    """``value`` as an int within [low, high], or a BordspelError saying what is wrong."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BordspelError(f"{what} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        limit = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise BordspelError(f"{what} must be {limit}, not {value}")
+    return value
+
+
+def split_fields(text: str, what: str) -> tuple[list[str], dict[str, str]]:
+    """Split a position string into positional fields and ``key=value`` fields."""
+    plain: list[str] = []
+    named: dict[str, str] = {}
+    for field in text.split():
+        key, eq, value = field.partition("=")
+        if eq:
+            named[key] = value
+        else:
+            plain.append(field)
+    if not plain:
+        raise NotationError(f"empty {what} position string")
+    return plain, named

@@ -1,0 +1,126 @@
+"""The spec API in English: ``Hermit``, ``Santorini`` and the Quarto functions.
+
+Thin wrappers around the engines: each call checks its arguments through the engine and
+turns a refused action into ``AssertionError('invalid move')``, leaving the game unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bordspel.core import BordspelError
+from bordspel.hermit import HermitMove, HermitState, block_squares
+from bordspel.quarto import characteristic_table, grid_of, piece_properties, quarto_lines
+from bordspel.santorini import DIRECTIONS, SantoriniBoard
+
+__all__ = ["Hermit", "Santorini", "make_grid", "piece_properties", "quarto", "read_pieces"]
+
+Square = tuple[int, int]
+
+
+class Hermit:
+    """A Hermit board of n x n squares that blocks are placed on (the spec's class)."""
+
+    _INVALID: ClassVar[str] = "invalid move"
+
+    def __init__(self, n: int) -> None:
+        self.state = HermitState.initial(size=n)
+
+    def __str__(self) -> str:
+        return str(self.state)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_state({self.state!r})"
+
+    @classmethod
+    def from_state(cls, state: HermitState) -> Hermit:
+        game = cls.__new__(cls)
+        game.state = state
+        return game
+
+    def positions(self, square: Square, placement: str) -> set[Square]:
+        """The squares a block in ``placement`` with its top-left corner on ``square`` covers."""
+        return block_squares(square, placement)
+
+    def isvalid(self, colour: str, square: Square) -> bool:
+        """Whether ``square`` is empty, on the board and touches no block of ``colour``."""
+        return self.state.is_free(colour, square)
+
+    def move(self, colour: str, square: Square, placement: str) -> Hermit:
+        """Place a block; raises AssertionError and changes nothing when the rules forbid it."""
+        try:
+            row, col = square
+            move = HermitMove(colour, row, col, placement)
+        except (TypeError, ValueError):
+            raise AssertionError(self._INVALID) from None
+        if not self.state.is_legal(move):
+            raise AssertionError(self._INVALID)
+        self.state = self.state.apply_unchecked(move)
+        return self
+
+    def possible_moves(self) -> set[tuple[str, Square, str]]:
+        """Every (colour, square, placement) that can be played next."""
+        return {(m.colour, (m.row, m.col), m.placement) for m in self.state.legal_moves()}
+
+
+class Santorini:
+    """A Santorini board with lettered workers; each action is checked against the board alone."""
+
+    _INVALID: ClassVar[str] = "invalid move"
+    _DIRECTIONS: ClassVar[dict[str, str]] = {name: name for name in DIRECTIONS}
+
+    def __init__(self, positions: list[Square] | tuple[Square, ...]) -> None:
+        try:
+            self.board = SantoriniBoard.from_positions(positions)
+        except BordspelError as error:
+            raise AssertionError(str(error)) from None
+
+    def __str__(self) -> str:
+        return str(self.board)
+
+    @property
+    def workers(self) -> dict[str, Square]:
+        """Each worker's letter and position."""
+        return self.board.positions()
+
+    def level(self, worker: str) -> int:
+        """The level of the tower the worker stands on."""
+        try:
+            return self.board.level(worker)
+        except BordspelError:
+            raise AssertionError(self._INVALID) from None
+
+    def _act(self, action: str, worker: str, direction: str) -> Santorini:
+        english = self._DIRECTIONS.get(direction) if isinstance(direction, str) else None
+        try:
+            self.board = getattr(self.board, action)(worker, english)
+        except BordspelError:
+            raise AssertionError(self._INVALID) from None
+        return self
+
+    def move_worker(self, worker: str, direction: str) -> Santorini:
+        """Move a worker one square; refused when off the board, occupied, domed or too high."""
+        return self._act("moved", worker, direction)
+
+    def build_tower(self, worker: str, direction: str) -> Santorini:
+        """Build one level next to a worker; refused on a worker, a dome or off the board."""
+        return self._act("built", worker, direction)
+
+    def winning_worker(self) -> str | None:
+        """The first worker (alphabetically) on level 3, or None."""
+        return self.board.winning_worker()
+
+
+def read_pieces(path: str) -> dict[str, dict[str, set[str]]]:
+    """Characteristic -> value -> the characters of the pieces with that value."""
+    return characteristic_table(path)
+
+
+def make_grid(config: str, properties: dict[str, set[str]]) -> list[list[set[str]]]:
+    """The board as rows of squares, each the set of its piece's properties."""
+    return grid_of(config, properties)
+
+
+def quarto(config: str, properties: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(line, shared property) for every line of four pieces sharing a property."""
+    return quarto_lines(config, properties)

@@ -1,0 +1,411 @@
+"""Hermit (Kluizenaar): the rules on an n x n board, with bitboards in Python ints.
+
+Cell ``(r, c)`` is bit ``r * n + c``. A position is one mask per colour (red, yellow, blue).
+The squares where a colour may go are the empty squares outside the 8-neighbourhood of that
+colour's blocks, so move generation works on whole masks, never cell by cell.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from bordspel.core import (
+    BordspelError,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    State,
+    check_int,
+    iter_bits,
+    parse_square,
+    split_fields,
+    square_name,
+)
+
+__all__ = ["COLOURS", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
+
+COLOURS = "RYB"
+PLACEMENTS = "UHV"
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue"}
+_SET = object.__setattr__
+
+
+def block_squares(square: tuple[int, int], placement: str) -> set[tuple[int, int]]:
+    """The squares a block covers with its top-left corner on ``square`` (board size ignored)."""
+    row, col = square
+    if placement == "U":
+        return {(row, col)}
+    if placement == "H":
+        return {(row, col), (row, col + 1)}
+    if placement == "V":
+        return {(row, col), (row + 1, col)}
+    raise BordspelError(f"unknown placement {placement!r}: use U (upright), H or V")
+
+
+def _one_of(value: object, letters: str) -> bool:
+    return isinstance(value, str) and len(value) == 1 and value in letters
+
+
+class Geometry(NamedTuple):
+    """Masks of an n x n board, computed once per size."""
+
+    n: int
+    full: int
+    not_first_col: int
+    not_last_col: int
+
+
+@functools.cache
+def geometry(n: int) -> Geometry:
+    full = (1 << n * n) - 1
+    first_col = sum(1 << (r * n) for r in range(n))
+    last_col = first_col << (n - 1)
+    return Geometry(n, full, full & ~first_col, full & ~last_col)
+
+
+def dilate(mask: int, geo: Geometry) -> int:
+    """``mask`` grown by one square in all eight directions, clipped to the board."""
+    n = geo.n
+    row = mask | ((mask << 1) & geo.not_first_col) | ((mask >> 1) & geo.not_last_col)
+    return (row | (row << n) | (row >> n)) & geo.full
+
+
+def placement_starts(free: int, geo: Geometry) -> tuple[int, int, int]:
+    """Top-left squares of upright, horizontal and vertical blocks that fit in ``free``."""
+    return free, free & (free >> 1) & geo.not_last_col, free & (free >> geo.n)
+
+
+class HermitMove(NamedTuple):
+    """A block of ``colour`` (R, Y, B) with its top-left corner on (row, col), placed U, H or V."""
+
+    colour: str
+    row: int
+    col: int
+    placement: str
+
+    def to_str(self) -> str:
+        """Colour, square, placement, as in the spec's tuples: ``Ya2U`` is ('Y', (1, 0), 'U')."""
+        return f"{self.colour}{square_name(self.row, self.col)}{self.placement}"
+
+    @classmethod
+    def from_str(cls, text: str, size: int) -> HermitMove:
+        """Read ``Ya2U`` (``Ya2`` means upright too); colour and placement are case-blind."""
+        body = text.strip()
+        if len(body) < 3:
+            raise NotationError(f"{text!r} is not a Hermit move: write colour, square, placement, like Ra1H")
+        colour, rest = body[0].upper(), body[1:]
+        placement = "U"
+        if rest[-1].isalpha():
+            placement, rest = rest[-1].upper(), rest[:-1]
+        if colour not in COLOURS:
+            raise NotationError(f"{text!r}: unknown colour {body[0]!r}, use R, Y or B")
+        if placement not in PLACEMENTS:
+            raise NotationError(f"{text!r}: unknown placement, use U (upright), H or V")
+        row, col = parse_square(rest, size, size)
+        return cls(colour, row, col, placement)
+
+    @property
+    def squares(self) -> set[tuple[int, int]]:
+        return block_squares((self.row, self.col), self.placement)
+
+
+class HermitState(State):
+    """A Hermit position: the blocks of each colour on an n x n board, and whose turn it is."""
+
+    __slots__ = ("n", "masks", "plies")
+    name = "hermit"
+    n: int
+    masks: tuple[int, int, int]
+    plies: int
+
+    @classmethod
+    def _make(cls, n: int, masks: tuple[int, int, int], plies: int) -> HermitState:
+        state = object.__new__(cls)
+        _SET(state, "n", n)
+        _SET(state, "masks", masks)
+        _SET(state, "plies", plies)
+        return state
+
+    @classmethod
+    def initial(cls, size: int = 5, **options: Any) -> HermitState:
+        if options:
+            raise BordspelError(f"Hermit has no option {', '.join(options)}; it takes size")
+        return cls._make(check_int(size, "the board size", 1), (0, 0, 0), 0)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.n, self.masks)
+
+    def options(self) -> dict[str, Any]:
+        return {"size": self.n}
+
+    # -- protocol ------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int:
+        return self.plies & 1
+
+    @property
+    def geometry(self) -> Geometry:
+        return geometry(self.n)
+
+    @property
+    def empty(self) -> int:
+        red, yellow, blue = self.masks
+        return geometry(self.n).full & ~(red | yellow | blue)
+
+    def free_mask(self, colour_index: int) -> int:
+        """Empty squares that touch no block of this colour, not even diagonally."""
+        geo = geometry(self.n)
+        red, yellow, blue = self.masks
+        empty = geo.full & ~(red | yellow | blue)
+        return empty & ~dilate(self.masks[colour_index], geo)
+
+    def legal_moves(self) -> list[HermitMove]:
+        n = self.n
+        geo = geometry(n)
+        moves = []
+        for index, colour in enumerate(COLOURS):
+            starts = placement_starts(self.free_mask(index), geo)
+            for placement, mask in zip(PLACEMENTS, starts):
+                for cell in iter_bits(mask):
+                    moves.append(HermitMove(colour, cell // n, cell % n, placement))
+        return moves
+
+    def count_moves(self) -> int:
+        geo = geometry(self.n)
+        total = 0
+        for index in range(3):
+            upright, across, down = placement_starts(self.free_mask(index), geo)
+            total += upright.bit_count() + across.bit_count() + down.bit_count()
+        return total
+
+    def _block_mask(self, move: HermitMove) -> int:
+        cell = move.row * self.n + move.col
+        if move.placement == "U":
+            return 1 << cell
+        return (1 << cell) | (1 << (cell + (1 if move.placement == "H" else self.n)))
+
+    def is_legal(self, move: Any) -> bool:
+        try:
+            colour, row, col, placement = move
+        except (TypeError, ValueError):
+            return False
+        if not (_one_of(colour, COLOURS) and _one_of(placement, PLACEMENTS)):
+            return False
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
+            return False
+        if not all(cell in self for cell in block_squares((row, col), placement)):
+            return False
+        block = self._block_mask(HermitMove(colour, row, col, placement))
+        return block & self.free_mask(COLOURS.index(colour)) == block
+
+    def why_illegal(self, move: Any) -> str:
+        if self.is_over():
+            return "the game is over"
+        try:
+            colour, row, col, placement = move
+        except (TypeError, ValueError):
+            return f"{move!r} is not a Hermit move (colour, row, column, placement)"
+        if not _one_of(colour, COLOURS):
+            return f"unknown colour {colour!r}: use R, Y or B"
+        if not _one_of(placement, PLACEMENTS):
+            return f"unknown placement {placement!r}: use U (upright), H or V"
+        for square in sorted(block_squares((row, col), placement)):
+            if square not in self:
+                return f"square {square} is off the {self.n}x{self.n} board"
+        for r, c in sorted(block_squares((row, col), placement)):
+            if self.colour_at((r, c)) is not None:
+                return f"square {square_name(r, c)} is already covered"
+        return f"a {COLOUR_NAMES[colour]} block there would touch another {COLOUR_NAMES[colour]} block"
+
+    def __contains__(self, square: object) -> bool:
+        """Whether ``square`` is an on-board (row, col) pair of ints."""
+        if not (isinstance(square, tuple) and len(square) == 2):
+            return False
+        row, col = square
+        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in square)
+        return ints and 0 <= row < self.n and 0 <= col < self.n
+
+    def is_free(self, colour: str, square: tuple[int, int]) -> bool:
+        """Whether ``square`` is an empty on-board square touching no block of ``colour``."""
+        if not _one_of(colour, COLOURS) or square not in self:
+            return False
+        row, col = square
+        return bool(self.free_mask(COLOURS.index(colour)) >> (row * self.n + col) & 1)
+
+    def colour_at(self, square: tuple[int, int]) -> str | None:
+        row, col = square
+        bit = 1 << (row * self.n + col)
+        for colour, mask in zip(COLOURS, self.masks):
+            if mask & bit:
+                return colour
+        return None
+
+    def apply_unchecked(self, move: HermitMove) -> HermitState:
+        index = COLOURS.index(move.colour)
+        masks = list(self.masks)
+        masks[index] |= self._block_mask(move)
+        return self._make(self.n, (masks[0], masks[1], masks[2]), self.plies + 1)
+
+    def outcome(self) -> Outcome | None:
+        if any(self.free_mask(index) for index in range(3)):
+            return None
+        return Outcome(frozenset({1 - self.to_move}), "no legal move", 2)
+
+    def random_move(self, rng: random.Random) -> HermitMove:
+        moves = self.legal_moves()
+        if not moves:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        return rng.choice(moves)
+
+    def perft(self, depth: int) -> int:
+        if depth <= 0:
+            return 1
+        red, yellow, blue = self.masks
+        return _perft(red, yellow, blue, depth, geometry(self.n))
+
+    # -- text ----------------------------------------------------------------------------
+    def rows(self) -> list[list[str]]:
+        """The board as rows of ``.``, ``R``, ``Y``, ``B``."""
+        return [[self.colour_at((r, c)) or "." for c in range(self.n)] for r in range(self.n)]
+
+    def __str__(self) -> str:
+        return "\n".join(" ".join(row) for row in self.rows())
+
+    def to_str(self) -> str:
+        """Rows top to bottom joined by ``/``, e.g. ``RRB./..YR/BB.R/.RYY``."""
+        return "/".join("".join(row) for row in self.rows())
+
+    @classmethod
+    def from_str(cls, text: str) -> HermitState:
+        fields, named = split_fields(text, "Hermit")
+        if len(fields) != 1 or named:
+            raise NotationError(f"{text!r}: a Hermit position is one field of rows joined by '/'")
+        rows = fields[0].split("/")
+        n = len(rows)
+        if any(len(row) != n for row in rows):
+            raise NotationError(f"{text!r}: a Hermit board needs {n} rows of {n} squares")
+        masks = [0, 0, 0]
+        for cell, char in enumerate("".join(rows)):
+            if char in COLOURS:
+                masks[COLOURS.index(char)] |= 1 << cell
+            elif char != ".":
+                raise NotationError(f"{text!r}: unknown square {char!r}, use . R Y B")
+        try:
+            blocks = sum(1 for mask in masks for _ in blocks_of(mask, geometry(n)))
+        except NotationError as error:
+            raise NotationError(f"{text!r}: {error}") from None
+        return cls._make(n, (masks[0], masks[1], masks[2]), blocks)
+
+    def move_from_str(self, text: str) -> HermitMove:
+        return HermitMove.from_str(text, self.n)
+
+    def blocks(self) -> list[HermitMove]:
+        """The blocks on the board, as the moves that placed them (in board order)."""
+        geo, n = geometry(self.n), self.n
+        return [
+            HermitMove(colour, cell // n, cell % n, placement)
+            for colour, mask in zip(COLOURS, self.masks)
+            for cell, placement in blocks_of(mask, geo)
+        ]
+
+    # -- symmetries ----------------------------------------------------------------------
+    def transformed(self, symmetry: int, colours: str = COLOURS) -> HermitState:
+        """The position under board symmetry 0-7 and colour renaming (``colours[i]`` for ``RYB[i]``)."""
+        perm = board_symmetries(self.n)[symmetry]
+        masks = [0, 0, 0]
+        for index, mask in enumerate(self.masks):
+            masks[COLOURS.index(colours[index])] = permute(mask, perm)
+        return self._make(self.n, (masks[0], masks[1], masks[2]), self.plies)
+
+    def symmetric_positions(self) -> Iterator[HermitState]:
+        """All 48 images under the 8 board and 6 colour symmetries (with repeats)."""
+        for symmetry in range(8):
+            for colours in ("RYB", "RBY", "YRB", "YBR", "BRY", "BYR"):
+                yield self.transformed(symmetry, colours)
+
+
+def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
+    """(top-left cell, placement) of each block in one colour's mask.
+
+    Raises NotationError for a shape no legal game makes (blocks of one colour that touch).
+    """
+    n, rest = geo.n, mask
+    while rest:
+        low = rest & -rest
+        cell = low.bit_length() - 1
+        placement = "U"
+        if (low << 1) & rest & geo.not_first_col:
+            low, placement = low | low << 1, "H"
+        elif (low << n) & rest:
+            low, placement = low | low << n, "V"
+        if dilate(low, geo) & (mask & ~low):
+            near = square_name(cell // n, cell % n)
+            raise NotationError(f"blocks of one colour touch near {near}")
+        rest &= ~low
+        yield cell, placement
+
+
+def _perft(red: int, yellow: int, blue: int, depth: int, geo: Geometry) -> int:
+    """Perft on raw masks; the last ply is counted in bulk from the free masks."""
+    empty = geo.full & ~(red | yellow | blue)
+    frees = (
+        empty & ~dilate(red, geo),
+        empty & ~dilate(yellow, geo),
+        empty & ~dilate(blue, geo),
+    )
+    if depth == 1:
+        total = 0
+        for free in frees:
+            upright, across, down = placement_starts(free, geo)
+            total += upright.bit_count() + across.bit_count() + down.bit_count()
+        return total
+    total = 0
+    n = geo.n
+    for index, free in enumerate(frees):
+        upright, across, down = placement_starts(free, geo)
+        for mask, extra in ((upright, 0), (across, 1), (down, n)):
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                block = low | (low << extra)
+                if index == 0:
+                    total += _perft(red | block, yellow, blue, depth - 1, geo)
+                elif index == 1:
+                    total += _perft(red, yellow | block, blue, depth - 1, geo)
+                else:
+                    total += _perft(red, yellow, blue | block, depth - 1, geo)
+    return total
+
+
+def _image(symmetry: int, row: int, col: int, n: int) -> tuple[int, int]:
+    """Where (row, col) goes under symmetry 0-7: four rotations, then those mirrored."""
+    if symmetry >= 4:
+        col = n - 1 - col
+    for _ in range(symmetry % 4):
+        row, col = col, n - 1 - row
+    return row, col
+
+
+@functools.cache
+def board_symmetries(n: int) -> tuple[tuple[int, ...], ...]:
+    """The 8 symmetries of the square board, each a permutation: ``perm[cell]`` = image cell."""
+    perms = []
+    for symmetry in range(8):
+        images = (_image(symmetry, cell // n, cell % n, n) for cell in range(n * n))
+        perms.append(tuple(r * n + c for r, c in images))
+    return tuple(perms)
+
+
+def permute(mask: int, perm: tuple[int, ...]) -> int:
+    """``mask`` with every bit moved by the cell permutation ``perm``."""
+    out = 0
+    for cell in iter_bits(mask):
+        out |= 1 << perm[cell]
+    return out

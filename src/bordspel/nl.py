@@ -1,0 +1,48 @@
+"""De spec-API in het Nederlands: ``Kluizenaar``, ``Santorini`` en de Quarto-functies.
+
+Dunne lagen over de Engelse facade (``bordspel.en``), die op haar beurt de engines aanroept:
+alleen de namen, de richtingen en de foutboodschap ``ongeldige zet`` verschillen.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bordspel import en
+from bordspel.quarto import characteristic_table, grid_of, piece_properties, quarto_lines
+
+__all__ = ["Kluizenaar", "Santorini", "lees_stukken", "maak_rooster", "quarto", "stuk_eigenschappen"]
+
+
+class Kluizenaar(en.Hermit):
+    """Een spelbord van Kluizenaar met n x n velden."""
+
+    _INVALID: ClassVar[str] = "ongeldige zet"
+    posities = en.Hermit.positions
+    isgeldig = en.Hermit.isvalid
+    zet = en.Hermit.move
+    mogelijke_zetten = en.Hermit.possible_moves
+
+
+class Santorini(en.Santorini):
+    """Een Santorini-spelbord met arbeiders A, B, ...; richtingen N NO O ZO Z ZW W NW."""
+
+    _INVALID: ClassVar[str] = "ongeldige zet"
+    _DIRECTIONS: ClassVar[dict[str, str]] = {
+        "N": "N", "NO": "NE", "O": "E", "ZO": "SE", "Z": "S", "ZW": "SW", "W": "W", "NW": "NW",
+    }  # fmt: skip
+    niveau = en.Santorini.level
+    verzet_arbeider = en.Santorini.move_worker
+    bouw_toren = en.Santorini.build_tower
+    winnende_arbeider = en.Santorini.winning_worker
+
+    @property
+    def arbeiders(self) -> dict[str, tuple[int, int]]:
+        """De letter en positie van elke arbeider."""
+        return self.workers
+
+
+lees_stukken = characteristic_table
+stuk_eigenschappen = piece_properties
+maak_rooster = grid_of
+quarto = quarto_lines

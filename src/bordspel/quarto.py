@@ -1,0 +1,522 @@
+"""Quarto: 16 pieces with four two-valued characteristics, bitboards per characteristic.
+
+A piece is a 4-bit code: bit ``j`` is set when the piece has the *second* value of
+characteristic ``j`` (as a :class:`PieceSet` lists them). A position keeps a 16-bit mask of
+filled squares and, per characteristic, the mask of squares whose piece has the second value;
+a line wins when it is filled and one of those masks covers it or misses it entirely.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import quote, unquote
+
+from bordspel.core import (
+    BordspelError,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    State,
+    parse_square,
+    split_fields,
+    square_name,
+)
+
+__all__ = [
+    "DEFAULT_PIECES",
+    "DUTCH_PIECES",
+    "LINES",
+    "SQUARES_2X2",
+    "PieceSet",
+    "QuartoMove",
+    "QuartoState",
+    "characteristic_table",
+    "grid_of",
+    "piece_properties",
+    "quarto_lines",
+    "read_piece_file",
+]
+
+FULL = 0xFFFF
+_SET = object.__setattr__
+_RESERVED = set('.-/:=,;|[]{}"') | {" ", "\t"}
+
+
+def _line(cells: Iterable[int]) -> int:
+    return sum(1 << c for c in cells)
+
+
+LINES: dict[str, int] = {
+    **{f"H{r + 1}": _line(4 * r + c for c in range(4)) for r in range(4)},
+    **{f"V{c + 1}": _line(4 * r + c for r in range(4)) for c in range(4)},
+    "D1": _line(5 * i for i in range(4)),
+    "D2": _line(3 * i + 3 for i in range(4)),
+}
+"""The ten lines of four, by the spec's names: rows H1-H4, columns V1-V4, diagonals D1, D2."""
+
+SQUARES_2X2: dict[str, int] = {
+    f"S{3 * r + c + 1}": _line((4 * r + c, 4 * r + c + 1, 4 * r + c + 4, 4 * r + c + 5))
+    for r in range(3)
+    for c in range(3)
+}
+"""The nine 2x2 squares that also win in the advanced variant."""
+
+
+# -- piece files (the spec's lees_stukken format) ------------------------------------------------
+def read_piece_file(path: str | Path) -> tuple[list[str], dict[str, list[str]]]:
+    """The characteristics and each piece's values from a piece file (UTF-8, comma-separated).
+
+    Blank lines and spaces around fields are ignored. Raises ValueError naming the line for a
+    wrong number of fields, a repeated piece or a value under two characteristics.
+    """
+    with open(path, encoding="utf-8") as handle:
+        numbered = [(i, line.strip()) for i, line in enumerate(handle, 1) if line.strip()]
+    if not numbered:
+        raise ValueError(
+            f"{path}: the file is empty; it needs a header line like stuk,grootte,kleur,vorm,vulling"
+        )
+    header_line, header = numbered[0]
+    names = [field.strip() for field in header.split(",")]
+    if len(names) != 5:
+        raise ValueError(f"{path}, line {header_line}: the header needs 5 fields, not {len(names)}")
+    characteristics = names[1:]
+    pieces: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    for number, line in numbered[1:]:
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) != 5:
+            raise ValueError(f"{path}, line {number}: a piece needs 5 fields, not {len(fields)}")
+        char, values = fields[0], fields[1:]
+        if len(char) != 1:
+            raise ValueError(f"{path}, line {number}: a piece is one character, not {char!r}")
+        if char in pieces:
+            raise ValueError(f"{path}, line {number}: piece {char!r} is described twice")
+        for characteristic, value in zip(characteristics, values):
+            if owner.setdefault(value, characteristic) != characteristic:
+                raise ValueError(
+                    f"{path}, line {number}: {value!r} is a value of both "
+                    f"{owner[value]!r} and {characteristic!r}"
+                )
+        pieces[char] = values
+    return characteristics, pieces
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """Names of the four characteristics, their two values, and the piece character per code."""
+
+    characteristics: tuple[str, str, str, str]
+    values: tuple[tuple[str, str], ...]
+    chars: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.chars) != 16 or len(set(self.chars)) != 16:
+            raise BordspelError("a Quarto piece set has 16 different pieces")
+        if any(len(c) != 1 or c in _RESERVED or c.isspace() for c in self.chars):
+            raise BordspelError(f"piece characters cannot be any of {''.join(sorted(_RESERVED))!r}")
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> PieceSet:
+        """The piece set of a file in the spec's format; it must hold all 16 combinations."""
+        characteristics, pieces = read_piece_file(path)
+        return cls.from_table(characteristics, pieces, str(path))
+
+    @classmethod
+    def from_table(cls, characteristics: list[str], pieces: Mapping[str, list[str]], where: str) -> PieceSet:
+        values: list[list[str]] = [[] for _ in characteristics]
+        for row in pieces.values():
+            for seen, value in zip(values, row):
+                if value not in seen:
+                    seen.append(value)
+        if len(pieces) != 16 or any(len(seen) != 2 for seen in values):
+            raise BordspelError(f"{where}: Quarto needs 16 pieces with two values per characteristic")
+        chars = [""] * 16
+        for char, row in pieces.items():
+            code = sum(seen.index(value) << j for j, (seen, value) in enumerate(zip(values, row)))
+            if chars[code]:
+                raise BordspelError(f"{where}: pieces {chars[code]!r} and {char!r} are alike")
+            chars[code] = char
+        names = (characteristics[0], characteristics[1], characteristics[2], characteristics[3])
+        return cls(names, tuple((v[0], v[1]) for v in values), tuple(chars))
+
+    def code(self, char: str) -> int:
+        try:
+            return self.chars.index(char)
+        except ValueError:
+            raise NotationError(f"there is no piece {char!r}; the pieces are {''.join(self.chars)}") from None
+
+    def properties(self, code: int) -> set[str]:
+        return {pair[code >> j & 1] for j, pair in enumerate(self.values)}
+
+    def to_str(self) -> str:
+        """``size:large|small,...;ABCD...``, names percent-escaped."""
+        parts = [
+            f"{quote(name, safe='')}:{quote(a, safe='')}|{quote(b, safe='')}"
+            for name, (a, b) in zip(self.characteristics, self.values)
+        ]
+        return ",".join(parts) + ";" + "".join(self.chars)
+
+    @classmethod
+    def from_str(cls, text: str) -> PieceSet:
+        try:
+            described, chars = text.rsplit(";", 1)
+            names, values = [], []
+            for part in described.split(","):
+                name, pair = part.split(":")
+                first, second = pair.split("|")
+                names.append(unquote(name))
+                values.append((unquote(first), unquote(second)))
+            return cls((names[0], names[1], names[2], names[3]), tuple(values), tuple(chars))
+        except (ValueError, IndexError):
+            raise NotationError(f"{text!r} is not a piece set (size:large|small,...;ABCD...)") from None
+
+
+DEFAULT_PIECES = PieceSet(
+    ("size", "colour", "shape", "filling"),
+    (("tall", "short"), ("red", "blue"), ("square", "round"), ("hollow", "solid")),
+    tuple("ABCDEFGHIJKLMNOP"),
+)
+"""The standard set with English names; pieces A-P are those of the spec's example file."""
+
+DUTCH_PIECES = PieceSet(
+    ("grootte", "kleur", "vorm", "vulling"),
+    (("groot", "klein"), ("rood", "blauw"), ("vierkant", "rond"), ("hol", "vol")),
+    tuple("ABCDEFGHIJKLMNOP"),
+)
+"""The spec's example file (stukken.txt) as a piece set."""
+
+
+# -- the spec's set-based functions -------------------------------------------------------------
+def _check_config(config: object) -> str:
+    if not isinstance(config, str) or len(config) != 16:
+        raise ValueError(f"a configuration is a string of 16 characters, not {config!r}")
+    return config
+
+
+def grid_of(config: str, properties: Mapping[str, set[str]]) -> list[list[set[str]]]:
+    """Rows of the board, each square the set of its piece's properties (empty if no piece)."""
+    config = _check_config(config)
+    return [[set(properties.get(config[4 * r + c], set())) for c in range(4)] for r in range(4)]
+
+
+def quarto_lines(config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
+    """(line name, shared property) for every full line whose four pieces share a property."""
+    config = _check_config(config)
+    found: set[tuple[str, str]] = set()
+    for name, mask in LINES.items():
+        cells = [c for c in range(16) if mask >> c & 1]
+        if all(config[c] in properties for c in cells):
+            shared = set.intersection(*(set(properties[config[c]]) for c in cells))
+            found.update((name, value) for value in shared)
+    return found
+
+
+# -- moves ----------------------------------------------------------------------------------------
+class QuartoMove(NamedTuple):
+    """Place the piece in hand on ``square`` (None on the first turn), then hand over ``give``.
+
+    ``give`` is a piece character, None when the placement ends the game.
+    """
+
+    square: int | None
+    give: str | None
+
+    def to_str(self) -> str:
+        """``c3:B`` (place, hand over B), ``B`` (first turn), ``c3`` (the last placement)."""
+        place = None if self.square is None else square_name(self.square // 4, self.square % 4)
+        return ":".join(part for part in (place, self.give) if part is not None)
+
+
+# -- the game ---------------------------------------------------------------------------------------
+class QuartoState(State):
+    """A Quarto position: the placed pieces, the piece in hand, and the options."""
+
+    __slots__ = ("filled", "ones", "hand", "turn", "result", "advanced", "pieces")
+    name = "quarto"
+    filled: int
+    ones: tuple[int, int, int, int]
+    hand: int
+    turn: int
+    result: int
+    advanced: bool
+    pieces: PieceSet
+
+    ONGOING, DRAW = -1, 2
+
+    @classmethod
+    def _make(
+        cls,
+        filled: int,
+        ones: tuple[int, int, int, int],
+        hand: int,
+        turn: int,
+        result: int,
+        advanced: bool,
+        pieces: PieceSet,
+    ) -> QuartoState:
+        state = object.__new__(cls)
+        for slot, value in zip(cls.__slots__, (filled, ones, hand, turn, result, advanced, pieces)):
+            _SET(state, slot, value)
+        return state
+
+    @classmethod
+    def initial(
+        cls,
+        advanced: bool = False,
+        pieces: PieceSet | str | Path | None = None,
+        **options: Any,
+    ) -> QuartoState:
+        """A new game; ``pieces`` is a PieceSet or the path of a piece file."""
+        if options:
+            raise BordspelError(f"Quarto has no option {', '.join(options)}; it takes advanced, pieces")
+        if pieces is None:
+            pieces = DEFAULT_PIECES
+        elif not isinstance(pieces, PieceSet):
+            pieces = PieceSet.from_file(pieces)
+        return cls._make(0, (0, 0, 0, 0), -1, 0, cls.ONGOING, bool(advanced), pieces)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.filled, self.ones, self.hand, self.advanced, self.pieces)
+
+    def options(self) -> dict[str, Any]:
+        return {"advanced": self.advanced, "pieces": self.pieces}
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    @property
+    def lines(self) -> tuple[int, ...]:
+        if self.advanced:
+            return (*LINES.values(), *SQUARES_2X2.values())
+        return tuple(LINES.values())
+
+    def piece_at(self, square: int) -> int | None:
+        """The code of the piece on ``square`` (0-15), or None."""
+        if not self.filled >> square & 1:
+            return None
+        return sum((mask >> square & 1) << j for j, mask in enumerate(self.ones))
+
+    def available(self) -> list[int]:
+        """Codes of the pieces neither on the board nor in hand."""
+        used = {self.piece_at(s) for s in range(16)} | {self.hand}
+        return [code for code in range(16) if code not in used]
+
+    def winning_lines(self) -> list[tuple[str, int]]:
+        """(line name, line mask) for every winning line on the board."""
+        named = {**LINES, **(SQUARES_2X2 if self.advanced else {})}
+        return [(name, mask) for name, mask in named.items() if self._wins(mask)]
+
+    def _wins(self, line: int) -> bool:
+        if self.filled & line != line:
+            return False
+        return any(mask & line in (0, line) for mask in self.ones)
+
+    def _wins_after(self, square: int, code: int) -> bool:
+        bit = 1 << square
+        filled = self.filled | bit
+        for line in self.lines:
+            if line & bit and filled & line == line:
+                for j, mask in enumerate(self.ones):
+                    covered = (mask | bit) & line if code >> j & 1 else mask & line
+                    if covered in (0, line):
+                        return True
+        return False
+
+    # -- moves -----------------------------------------------------------------------------------
+    def legal_moves(self) -> list[QuartoMove]:
+        if self.result != self.ONGOING:
+            return []
+        chars = self.pieces.chars
+        offer = [chars[code] for code in self.available()]
+        if self.hand < 0:
+            return [QuartoMove(None, char) for char in offer]
+        moves = []
+        for square in range(16):
+            if self.filled >> square & 1:
+                continue
+            if not offer or self._wins_after(square, self.hand):
+                moves.append(QuartoMove(square, None))
+            else:
+                moves.extend(QuartoMove(square, char) for char in offer)
+        return moves
+
+    def is_legal(self, move: Any) -> bool:
+        return isinstance(move, QuartoMove) and move in self.legal_moves()
+
+    def why_illegal(self, move: Any) -> str:
+        if self.result != self.ONGOING:
+            return "the game is over"
+        if not isinstance(move, QuartoMove):
+            return f"{move!r} is not a Quarto move"
+        if self.hand < 0:
+            return (
+                "the first turn only hands a piece over: name one, like B"
+                if move.square is not None
+                else f"piece {move.give!r} cannot be handed over"
+            )
+        if move.square is None or not 0 <= move.square < 16:
+            return "place the piece in hand on a square first, like c3:B"
+        if self.filled >> move.square & 1:
+            return f"square {square_name(move.square // 4, move.square % 4)} is taken"
+        ends = not self.available() or self._wins_after(move.square, self.hand)
+        if ends:
+            return "this placement ends the game: hand nothing over"
+        if move.give is None:
+            return "after placing, hand a piece over, like c3:B"
+        return f"piece {move.give!r} is not available"
+
+    def apply_unchecked(self, move: QuartoMove) -> QuartoState:
+        if move.square is None:
+            hand = self.pieces.code(move.give or "")
+            return self._make(0, self.ones, hand, 1, self.ONGOING, self.advanced, self.pieces)
+        square, code = move.square, self.hand
+        filled, ones = self._with_piece(square, code)
+        result = self.ONGOING
+        if self._wins_after(square, code):
+            result = self.turn
+        elif filled == FULL:
+            result = self.DRAW
+        hand = -1 if move.give is None else self.pieces.code(move.give)
+        turn = self.turn if result != self.ONGOING else 1 - self.turn
+        return self._make(filled, ones, hand, turn, result, self.advanced, self.pieces)
+
+    def _with_piece(self, square: int, code: int) -> tuple[int, tuple[int, int, int, int]]:
+        """The filled mask and characteristic masks with piece ``code`` on ``square``."""
+        bit = 1 << square
+        a, b, c, d = (mask | bit if code >> j & 1 else mask for j, mask in enumerate(self.ones))
+        return self.filled | bit, (a, b, c, d)
+
+    def outcome(self) -> Outcome | None:
+        if self.result == self.ONGOING:
+            return None
+        if self.result == self.DRAW:
+            return Outcome(frozenset(), "the board is full", 2)
+        return Outcome(frozenset({self.result}), "quarto", 2)
+
+    def is_over(self) -> bool:
+        return self.result != self.ONGOING
+
+    def random_move(self, rng: random.Random) -> QuartoMove:
+        moves = self.legal_moves()
+        if not moves:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        return rng.choice(moves)
+
+    # -- text ------------------------------------------------------------------------------------
+    def config(self) -> str:
+        """The spec's 16-character configuration, ``.`` for an empty square."""
+        return "".join(
+            "." if (code := self.piece_at(s)) is None else self.pieces.chars[code] for s in range(16)
+        )
+
+    def __str__(self) -> str:
+        config = self.config()
+        return "\n".join(" ".join(config[4 * r : 4 * r + 4]) for r in range(4))
+
+    def to_str(self) -> str:
+        """E.g. ``AB../..../..../.... hand=C`` (+ ``advanced``, ``pieces=...`` when set)."""
+        config = self.config()
+        fields = ["/".join(config[4 * r : 4 * r + 4] for r in range(4))]
+        fields.append("hand=" + ("-" if self.hand < 0 else self.pieces.chars[self.hand]))
+        if self.advanced:
+            fields.append("advanced")
+        if self.pieces != DEFAULT_PIECES:
+            fields.append("pieces=" + self.pieces.to_str())
+        return " ".join(fields)
+
+    @classmethod
+    def from_str(cls, text: str) -> QuartoState:
+        fields, named = split_fields(text, "Quarto")
+        pieces = PieceSet.from_str(named.pop("pieces")) if "pieces" in named else DEFAULT_PIECES
+        hand_text = named.pop("hand", "-")
+        advanced = "advanced" in fields[1:]
+        rows = fields[0].split("/")
+        if named or len(fields) > 1 + advanced or len(rows) != 4 or any(len(r) != 4 for r in rows):
+            raise NotationError(f"{text!r}: a Quarto position is 4 rows of 4 joined by '/', then hand=X")
+        state = cls._make(0, (0, 0, 0, 0), -1, 0, cls.ONGOING, advanced, pieces)
+        placed: list[int] = []
+        for square, char in enumerate("".join(rows)):
+            if char != ".":
+                placed.append(pieces.code(char))
+                filled, ones = state._with_piece(square, placed[-1])
+                state = cls._make(filled, ones, -1, 0, cls.ONGOING, advanced, pieces)
+        hand = -1 if hand_text == "-" else pieces.code(hand_text)
+        if len(set(placed + [hand])) != len(placed) + 1:
+            raise NotationError(f"{text!r}: a piece appears twice")
+        return state._resolved(hand, len(placed))
+
+    def _resolved(self, hand: int, placed: int) -> QuartoState:
+        """Turn and result of a loaded board: seat 1 made the first placement."""
+        last_placer = placed % 2
+        result = self.ONGOING
+        if self.winning_lines():
+            result = last_placer
+        elif placed == 16:
+            result = self.DRAW
+        if result != self.ONGOING and hand >= 0:
+            raise NotationError("a finished game has no piece in hand")
+        if result == self.ONGOING and placed and hand < 0:
+            raise NotationError("after the first turn there is always a piece in hand")
+        turn = last_placer if result != self.ONGOING else (placed + (hand >= 0)) % 2
+        return self._make(self.filled, self.ones, hand, turn, result, self.advanced, self.pieces)
+
+    def move_from_str(self, text: str) -> QuartoMove:
+        body = text.strip()
+        place, colon, give = body.partition(":")
+        if colon and not (place and give):
+            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
+        if not colon:
+            if self.hand < 0:
+                place, give = "", body
+            else:
+                place, give = body, ""
+        square = None
+        if place:
+            row, col = parse_square(place.lower(), 4, 4)
+            square = 4 * row + col
+        if give:
+            self.pieces.code(give)
+        if square is None and not give:
+            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
+        return QuartoMove(square, give or None)
+
+
+def characteristic_table(path: str | Path) -> dict[str, dict[str, set[str]]]:
+    """The spec's ``lees_stukken``: characteristic -> value -> characters of the pieces with it."""
+    characteristics, pieces = read_piece_file(path)
+    table: dict[str, dict[str, set[str]]] = {name: {} for name in characteristics}
+    for char, values in pieces.items():
+        for name, value in zip(characteristics, values):
+            table[name].setdefault(value, set()).add(char)
+    return table
+
+
+def piece_properties(table: Mapping[str, Mapping[str, set[str]]]) -> dict[str, set[str]]:
+    """The spec's ``stuk_eigenschappen``: piece character -> all of its values."""
+    properties: dict[str, set[str]] = {}
+    for values in table.values():
+        for value, chars in values.items():
+            for char in chars:
+                properties.setdefault(char, set()).add(value)
+    return properties
+
+
+class _CallableModule(types.ModuleType):
+    """``bordspel.quarto`` is this engine module and, called, the spec's ``quarto`` function."""
+
+    def __call__(self, config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
+        return quarto_lines(config, properties)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,717 @@
+"""Santorini: the board rules and the turn-based game for 2, 3 and 4 players.
+
+The 5 x 5 board is four cumulative bitboards ``levels = (ge1, ge2, ge3, dome)``: bit ``r*5+c``
+of ``ge1`` is set where the tower has at least one block, and so on; a dome is level 4.
+Workers are cells (``-1`` when not on the board). Seat ``s`` plays colour ``s % colours``
+(with four players two teams share a colour: seats 0 and 2, seats 1 and 3); colour ``k``
+owns workers ``2k`` and ``2k + 1``.
+
+Board rules (:func:`move_targets`, :func:`build_targets`, :func:`raise_tower`) are written
+once and used by both the turn-based :class:`SantoriniState` and the single-action
+:class:`SantoriniBoard` behind the spec facades. Turn rules that a god power would change
+are the methods ``_turns`` and ``_settle`` of the state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from bordspel.core import (
+    BordspelError,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    State,
+    check_int,
+    iter_bits,
+    parse_square,
+    split_fields,
+    square_name,
+)
+
+__all__ = [
+    "BOX_SUPPLY",
+    "DIRECTIONS",
+    "Placement",
+    "SantoriniBoard",
+    "SantoriniState",
+    "Turn",
+]
+
+SIZE = 5
+CELLS = SIZE * SIZE
+FULL = (1 << CELLS) - 1
+DOME = 4
+BOX_SUPPLY = (22, 18, 14, 18)
+"""Pieces in the boxed game: blocks of level 1, 2 and 3, and domes."""
+
+DIRECTIONS: dict[str, tuple[int, int]] = {
+    "N": (-1, 0),
+    "NE": (-1, 1),
+    "E": (0, 1),
+    "SE": (1, 1),
+    "S": (1, 0),
+    "SW": (1, -1),
+    "W": (0, -1),
+    "NW": (-1, -1),
+}
+_SET = object.__setattr__
+Levels = tuple[int, int, int, int]
+
+
+def _neighbours(cell: int) -> int:
+    row, col = divmod(cell, SIZE)
+    mask = 0
+    for dr, dc in DIRECTIONS.values():
+        if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE:
+            mask |= 1 << ((row + dr) * SIZE + col + dc)
+    return mask
+
+
+NEIGHBOURS = tuple(_neighbours(cell) for cell in range(CELLS))
+CLIMB_LIMIT = (1, 2, 3, 3, 3)
+"""``levels[CLIMB_LIMIT[h]]`` holds the cells a worker on height ``h`` cannot step onto."""
+
+
+def _steps(cell: int) -> tuple[int, ...]:
+    row, col = divmod(cell, SIZE)
+    return tuple(
+        (row + dr) * SIZE + col + dc if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE else -1
+        for dr, dc in DIRECTIONS.values()
+    )
+
+
+STEPS = tuple(_steps(cell) for cell in range(CELLS))
+"""``STEPS[cell][d]``: the neighbour in direction ``d`` (N, NE, ... order), -1 off the board."""
+_TRIALS = 24
+
+
+def height(levels: Levels, cell: int) -> int:
+    """The tower height on ``cell``: 0-3 blocks, 4 for a dome."""
+    g1, g2, g3, dome = levels
+    return (g1 >> cell & 1) + (g2 >> cell & 1) + (g3 >> cell & 1) + (dome >> cell & 1)
+
+
+def move_targets(levels: Levels, occupied: int, cell: int) -> int:
+    """Neighbours of ``cell`` a worker there may move to: no worker, no dome, at most one up."""
+    return NEIGHBOURS[cell] & ~occupied & ~levels[CLIMB_LIMIT[height(levels, cell)]]
+
+
+def build_targets(levels: Levels, occupied: int, cell: int) -> int:
+    """Neighbours of ``cell`` a worker there may build on: no worker and no dome."""
+    return NEIGHBOURS[cell] & ~occupied & ~levels[3]
+
+
+def raise_tower(levels: Levels, cell: int) -> Levels:
+    """The levels after adding the next piece (block or dome) on ``cell``."""
+    bit = 1 << cell
+    g1, g2, g3, dome = levels
+    if not g1 & bit:
+        return (g1 | bit, g2, g3, dome)
+    if not g2 & bit:
+        return (g1, g2 | bit, g3, dome)
+    if not g3 & bit:
+        return (g1, g2, g3 | bit, dome)
+    return (g1, g2, g3, dome | bit)
+
+
+def exact_level(levels: Levels, level: int) -> int:
+    """Cells whose tower has exactly ``level`` pieces."""
+    g1, g2, g3, dome = levels
+    return ((FULL & ~g1), g1 & ~g2, g2 & ~g3, g3 & ~dome, dome)[level]
+
+
+def occupied_mask(workers: Sequence[int]) -> int:
+    mask = 0
+    for cell in workers:
+        if cell >= 0:
+            mask |= 1 << cell
+    return mask
+
+
+def board_rows(levels: Levels, workers: Sequence[int]) -> list[str]:
+    """The spec's text rows: heights 0-4, a worker shown by its letter A, B, ..."""
+    chars = [str(height(levels, cell)) for cell in range(CELLS)]
+    for index, cell in enumerate(workers):
+        if cell >= 0:
+            chars[cell] = chr(65 + index)
+    return ["".join(chars[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+
+
+def step(cell: int, direction: str) -> int | None:
+    """The neighbour of ``cell`` in ``direction`` (N, NE, ...), or None when off the board."""
+    dr, dc = DIRECTIONS[direction]
+    row, col = divmod(cell, SIZE)
+    if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE:
+        return (row + dr) * SIZE + col + dc
+    return None
+
+
+def cell_of(square: object) -> int | None:
+    """The cell index of an on-board ``(row, col)`` tuple of ints, else None."""
+    if not (isinstance(square, (tuple, list)) and len(square) == 2):
+        return None
+    row, col = square
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
+        return None
+    return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None
+
+
+def _is_cell(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < CELLS
+
+
+def _sq(cell: int) -> str:
+    return square_name(cell // SIZE, cell % SIZE)
+
+
+def _cell(text: str) -> int:
+    row, col = parse_square(text, SIZE, SIZE)
+    return row * SIZE + col
+
+
+# -- the board simulator behind the spec facades ---------------------------------------------
+class SantoriniBoard:
+    """Towers and lettered workers with single checked actions and no turn order (the spec)."""
+
+    __slots__ = ("levels", "workers")
+    levels: Levels
+    workers: tuple[int, ...]
+
+    def __init__(self, levels: Levels, workers: tuple[int, ...]) -> None:
+        _SET(self, "levels", levels)
+        _SET(self, "workers", workers)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("SantoriniBoard is immutable")
+
+    @classmethod
+    def from_positions(cls, positions: object) -> SantoriniBoard:
+        """A flat board with workers A, B, ... on ``positions`` (4, 6 or 8 distinct squares)."""
+        if not isinstance(positions, (list, tuple)):
+            raise BordspelError(
+                f"give the workers' positions as a list or tuple, not {type(positions).__name__}"
+            )
+        if len(positions) not in (4, 6, 8):
+            raise BordspelError(f"there must be 4, 6 or 8 workers (2 per player), not {len(positions)}")
+        cells = []
+        for index, square in enumerate(positions):
+            cell = cell_of(square)
+            if cell is None:
+                raise BordspelError(f"worker {chr(65 + index)} at {square!r} is not on the 5x5 board")
+            if cell in cells:
+                raise BordspelError(f"two workers stand on {square!r}")
+            cells.append(cell)
+        return cls((0, 0, 0, 0), tuple(cells))
+
+    def worker_index(self, letter: object) -> int:
+        if isinstance(letter, str) and len(letter) == 1 and 0 <= ord(letter) - 65 < len(self.workers):
+            return ord(letter) - 65
+        raise IllegalMoveError(f"there is no worker {letter!r}")
+
+    def _target(self, letter: object, direction: object) -> tuple[int, int]:
+        index = self.worker_index(letter)
+        if direction not in DIRECTIONS:
+            raise IllegalMoveError(f"unknown direction {direction!r}: use {' '.join(DIRECTIONS)}")
+        target = step(self.workers[index], str(direction))
+        if target is None:
+            raise IllegalMoveError(f"worker {letter} cannot leave the board")
+        return index, target
+
+    def moved(self, letter: object, direction: object) -> SantoriniBoard:
+        """The board after moving a worker one square; refuses what the board forbids."""
+        index, target = self._target(letter, direction)
+        source = self.workers[index]
+        if not move_targets(self.levels, occupied_mask(self.workers), source) >> target & 1:
+            raise IllegalMoveError(f"worker {letter} cannot move to {_sq(target)}")
+        workers = list(self.workers)
+        workers[index] = target
+        return SantoriniBoard(self.levels, tuple(workers))
+
+    def built(self, letter: object, direction: object) -> SantoriniBoard:
+        """The board after a worker builds one level next to it."""
+        index, target = self._target(letter, direction)
+        source = self.workers[index]
+        if not build_targets(self.levels, occupied_mask(self.workers), source) >> target & 1:
+            raise IllegalMoveError(f"worker {letter} cannot build on {_sq(target)}")
+        return SantoriniBoard(raise_tower(self.levels, target), self.workers)
+
+    def level(self, letter: object) -> int:
+        return height(self.levels, self.workers[self.worker_index(letter)])
+
+    def positions(self) -> dict[str, tuple[int, int]]:
+        return {chr(65 + i): divmod(cell, SIZE) for i, cell in enumerate(self.workers)}
+
+    def winning_worker(self) -> str | None:
+        """The first worker (alphabetically) standing on level 3, else None."""
+        for index, cell in enumerate(self.workers):
+            if height(self.levels, cell) == 3:
+                return chr(65 + index)
+        return None
+
+    def __str__(self) -> str:
+        return "\n".join(board_rows(self.levels, self.workers))
+
+
+# -- moves -------------------------------------------------------------------------------------
+class Placement(NamedTuple):
+    """Setup: the player to move puts its two workers on ``first`` and ``second`` (cells)."""
+
+    first: int
+    second: int
+
+    def to_str(self) -> str:
+        return _sq(self.first) + _sq(self.second)
+
+
+class Turn(NamedTuple):
+    """Move the worker on ``source`` to ``target``, then build on ``build`` (None: the move won)."""
+
+    source: int
+    target: int
+    build: int | None
+
+    def to_str(self) -> str:
+        text = _sq(self.source) + _sq(self.target)
+        return text if self.build is None else text + _sq(self.build)
+
+
+SantoriniMove = Placement | Turn
+
+
+def _split_squares(text: str) -> list[str]:
+    """``c3d4e5`` or ``c3-d4-e5`` or ``c3 d4 e5`` as a list of square names."""
+    squares: list[str] = []
+    current = ""
+    for char in text.strip().lower():
+        if char in "-,^ ":
+            continue
+        if char.isalpha() and current[-1:].isdigit():
+            squares.append(current)
+            current = ""
+        current += char
+    if current:
+        squares.append(current)
+    return squares
+
+
+# -- the game -----------------------------------------------------------------------------------
+class SantoriniState(State):
+    """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
+
+    __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners")
+    name = "santorini"
+    players: int
+    levels: Levels
+    workers: tuple[int, ...]
+    turn: int
+    supply: tuple[int, int, int, int] | None
+    out: int
+    winners: frozenset[int] | None
+
+    @classmethod
+    def _make(
+        cls,
+        players: int,
+        levels: Levels,
+        workers: tuple[int, ...],
+        turn: int,
+        supply: tuple[int, int, int, int] | None,
+        out: int,
+        winners: frozenset[int] | None,
+    ) -> SantoriniState:
+        state = object.__new__(cls)
+        _SET(state, "players", players)
+        _SET(state, "levels", levels)
+        _SET(state, "workers", workers)
+        _SET(state, "turn", turn)
+        _SET(state, "supply", supply)
+        _SET(state, "out", out)
+        _SET(state, "winners", winners)
+        return state
+
+    @classmethod
+    def initial(
+        cls,
+        players: int = 2,
+        finite_supply: bool = False,
+        workers: Sequence[tuple[int, int]] | None = None,
+        **options: Any,
+    ) -> SantoriniState:
+        """A new game; ``workers`` (two squares per colour, in order) skips the setup phase."""
+        if options:
+            raise BordspelError(
+                f"Santorini has no option {', '.join(options)}; it takes players, finite_supply, workers"
+            )
+        players = check_int(players, "the number of players", 2, 4)
+        colours = 2 if players == 4 else players
+        cells = [-1] * (2 * colours)
+        if workers is not None:
+            cells = list(SantoriniBoard.from_positions(list(workers)).workers)
+            if len(cells) != 2 * colours:
+                raise BordspelError(f"{players} players need {2 * colours} workers, not {len(cells)}")
+        supply = BOX_SUPPLY if finite_supply else None
+        start = cls._make(players, (0, 0, 0, 0), tuple(cells), 0, supply, 0, None)
+        return start._settle(True)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.players, self.levels, self.workers, self.turn, self.supply, self.out)
+
+    def options(self) -> dict[str, Any]:
+        return {"players": self.players, "finite_supply": self.supply is not None}
+
+    # -- seats and colours ------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    @property
+    def colours(self) -> int:
+        return 2 if self.players == 4 else self.players
+
+    def colour_of(self, seat: int) -> int:
+        return seat % self.colours
+
+    def team(self, seat: int) -> frozenset[int]:
+        """The seats that share ``seat``'s workers (itself, and its partner with four players)."""
+        colour = self.colour_of(seat)
+        return frozenset(s for s in range(self.players) if s % self.colours == colour)
+
+    @property
+    def in_setup(self) -> bool:
+        return self.winners is None and self.workers[2 * self.colour_of(self.turn)] < 0
+
+    def my_workers(self) -> tuple[int, int]:
+        colour = self.colour_of(self.turn)
+        return self.workers[2 * colour], self.workers[2 * colour + 1]
+
+    # -- moves ---------------------------------------------------------------------------------
+    def _buildable(self) -> int:
+        """Cells whose next piece is still in the supply (all cells without a supply)."""
+        if self.supply is None:
+            return FULL
+        mask = FULL
+        for level, left in enumerate(self.supply):
+            if not left:
+                mask &= ~exact_level(self.levels, level)
+        return mask
+
+    def _turns(self) -> list[tuple[int, int, int]]:
+        """(source, target, build mask) per move of the player to move; mask -1 for a win."""
+        levels = self.levels
+        workers = self.workers
+        occupied = 0
+        for cell in workers:
+            if cell >= 0:
+                occupied |= 1 << cell
+        buildable = ~levels[3] if self.supply is None else self._buildable() & ~levels[3]
+        level3 = levels[2] & ~levels[3]
+        colour = self.turn % (2 if self.players == 4 else self.players)
+        turns = []
+        for source in (workers[2 * colour], workers[2 * colour + 1]):
+            if source < 0:
+                continue
+            level = height(levels, source)
+            others = occupied ^ (1 << source)
+            targets = NEIGHBOURS[source] & ~occupied & ~levels[CLIMB_LIMIT[level]]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                target = low.bit_length() - 1
+                if level == 2 and level3 & low:
+                    turns.append((source, target, -1))
+                else:
+                    turns.append((source, target, NEIGHBOURS[target] & ~others & ~low & buildable))
+        return turns
+
+    def legal_moves(self) -> list[Any]:
+        if self.winners is not None:
+            return []
+        if self.in_setup:
+            empty = [c for c in range(CELLS) if not occupied_mask(self.workers) >> c & 1]
+            return [Placement(a, b) for i, a in enumerate(empty) for b in empty[i + 1 :]]
+        moves: list[Any] = []
+        for source, target, builds in self._turns():
+            if builds < 0:
+                moves.append(Turn(source, target, None))
+            else:
+                moves.extend(Turn(source, target, b) for b in iter_bits(builds))
+        return moves
+
+    def count_moves(self) -> int:
+        if self.winners is not None or self.in_setup:
+            return len(self.legal_moves())
+        return sum(1 if builds < 0 else builds.bit_count() for _, _, builds in self._turns())
+
+    def random_move(self, rng: random.Random) -> Any:
+        """A uniformly random legal move.
+
+        Draws worker, move direction and build direction at random and keeps the first legal
+        draw (a winning move owns one build direction of eight), which is uniform over the legal
+        turns; after a few misses it counts the turns and picks one, which is uniform too.
+        """
+        if self.winners is not None:
+            return super().random_move(rng)
+        if self.workers[2 * (self.turn % self.colours)] < 0:  # setup
+            occupied = occupied_mask(self.workers)
+            first, second = rng.sample([c for c in range(CELLS) if not occupied >> c & 1], 2)
+            return Placement(min(first, second), max(first, second))
+        move = self._draw(rng)
+        return move if move is not None else self._pick_counted(rng)
+
+    def _draw(self, rng: random.Random) -> Turn | None:
+        """Up to ``_TRIALS`` draws of 7 random bits (worker, move and build direction)."""
+        colour = self.turn % (2 if self.players == 4 else self.players)
+        levels = self.levels
+        occupied = occupied_mask(self.workers)
+        level3 = levels[2] & ~levels[3]
+        buildable = self._buildable() & ~levels[3]
+        sources = self.workers[2 * colour : 2 * colour + 2]
+        rising, blocked, free = [], [], []
+        for source in sources:
+            level = height(levels, source) if source >= 0 else 0
+            rising.append(level3 if level == 2 else 0)
+            blocked.append(occupied | levels[CLIMB_LIMIT[level]])
+            free.append(buildable & ~(occupied & ~(1 << source)) if source >= 0 else 0)
+        for _ in range(_TRIALS):
+            bits = rng.getrandbits(7)
+            worker = bits & 1
+            source = sources[worker]
+            target = STEPS[source][bits >> 1 & 7] if source >= 0 else -1
+            if target < 0 or blocked[worker] >> target & 1:
+                continue
+            if rising[worker] >> target & 1:
+                if bits >> 4 == 0:
+                    return Turn(source, target, None)
+                continue
+            build = STEPS[target][bits >> 4]
+            if build >= 0 and free[worker] >> build & 1:
+                return Turn(source, target, build)
+        return None
+
+    def _pick_counted(self, rng: random.Random) -> Turn:
+        turns = self._turns()
+        weights = [1 if builds < 0 else builds.bit_count() for _, _, builds in turns]
+        pick = rng.randrange(sum(weights))
+        for (source, target, builds), weight in zip(turns, weights):
+            if pick < weight:
+                if builds < 0:
+                    return Turn(source, target, None)
+                for _ in range(pick):
+                    builds &= builds - 1
+                return Turn(source, target, (builds & -builds).bit_length() - 1)
+            pick -= weight
+        raise AssertionError("unreachable: the pick lies within the total weight")
+
+    def _has_turn(self) -> bool:
+        if self.supply is None:  # after any move the worker can build where it stood
+            levels, workers = self.levels, self.workers
+            occupied = occupied_mask(workers)
+            colour = self.turn % (2 if self.players == 4 else self.players)
+            for source in workers[2 * colour : 2 * colour + 2]:
+                if (
+                    source >= 0
+                    and NEIGHBOURS[source] & ~occupied & ~levels[CLIMB_LIMIT[height(levels, source)]]
+                ):
+                    return True
+            return False
+        return any(builds for _, _, builds in self._turns())
+
+    def is_legal(self, move: Any) -> bool:
+        if self.winners is not None:
+            return False
+        if self.in_setup:
+            return isinstance(move, Placement) and move in self.legal_moves()
+        if not isinstance(move, Turn) or not all(_is_cell(v) for v in (move.source, move.target)):
+            return False
+        source, target, build = move
+        if source not in self.my_workers():
+            return False
+        occupied = occupied_mask(self.workers)
+        if not move_targets(self.levels, occupied, source) >> target & 1:
+            return False
+        if height(self.levels, source) == 2 and height(self.levels, target) == 3:
+            return build is None
+        if not _is_cell(build):
+            return False
+        builds = NEIGHBOURS[target] & ~(occupied ^ (1 << source)) & ~self.levels[3] & self._buildable()
+        return bool(builds >> build & 1)
+
+    def why_illegal(self, move: Any) -> str:
+        if self.winners is not None:
+            return "the game is over"
+        if self.in_setup:
+            if not isinstance(move, Placement):
+                return "the workers are being placed: give two empty squares, like c3d4"
+            return "both squares must be empty and different"
+        if not isinstance(move, Turn):
+            return "give a turn as worker square, move square, build square, like c3d4e4"
+        if move.source not in self.my_workers():
+            return f"no worker of the player to move stands on {_sq(move.source)}"
+        if not move_targets(self.levels, occupied_mask(self.workers), move.source) >> move.target & 1:
+            return f"the worker on {_sq(move.source)} cannot move to {_sq(move.target)}"
+        if move.build is None:
+            return "after a move that does not win, the worker must build"
+        return f"the worker cannot build on {_sq(move.build)} after moving to {_sq(move.target)}"
+
+    def apply_unchecked(self, move: Any) -> SantoriniState:
+        players, turn = self.players, self.turn
+        if isinstance(move, Placement):
+            workers = list(self.workers)
+            colour = turn % self.colours
+            workers[2 * colour], workers[2 * colour + 1] = move.first, move.second
+            following = turn + 1 if turn + 1 < self.colours else 0
+            state = self._make(players, self.levels, tuple(workers), following, self.supply, self.out, None)
+            return state._settle(False)
+        source, target, build = move
+        index = self.workers.index(source)
+        moved = self.workers[:index] + (target,) + self.workers[index + 1 :]
+        if build is None:
+            return self._make(players, self.levels, moved, turn, self.supply, self.out, self.team(turn))
+        supply = self.supply
+        if supply is not None:
+            level = height(self.levels, build)
+            supply = supply[:level] + (supply[level] - 1,) + supply[level + 1 :]  # type: ignore[assignment]
+        following = (turn + 1) % players
+        if self.out:
+            following = self._next_seat(turn)
+        levels = raise_tower(self.levels, build)
+        state = self._make(players, levels, moved, following, supply, self.out, None)
+        return state if state._has_turn() else state._settle(False)
+
+    def _settle(self, check_climbed: bool) -> SantoriniState:
+        """End the game, or remove players who cannot move (three players), as the rules say."""
+        state = self
+        if check_climbed:  # a loaded position: a worker already on level 3 has won
+            for index, cell in enumerate(state.workers):
+                if cell >= 0 and height(state.levels, cell) == 3:
+                    return state._with_winners(state.team(index // 2))
+        while not state.in_setup and not state._has_turn():
+            if state.players != 3:
+                loser = state.team(state.turn)
+                return state._with_winners(frozenset(range(state.players)) - loser)
+            state = state._eliminate(state.turn)
+            remaining = [s for s in range(3) if not state.out >> s & 1]
+            if len(remaining) == 1:
+                return state._with_winners(frozenset(remaining))
+            state = state._with_turn(state._next_seat(state.turn))
+        return state
+
+    def _next_seat(self, seat: int) -> int:
+        for offset in range(1, self.players + 1):
+            following = (seat + offset) % self.players
+            if not self.out >> following & 1:
+                return following
+        return seat
+
+    def _with_turn(self, turn: int) -> SantoriniState:
+        return self._make(self.players, self.levels, self.workers, turn, self.supply, self.out, None)
+
+    def _with_winners(self, winners: frozenset[int]) -> SantoriniState:
+        return self._make(self.players, self.levels, self.workers, self.turn, self.supply, self.out, winners)
+
+    def _eliminate(self, seat: int) -> SantoriniState:
+        workers = list(self.workers)
+        colour = self.colour_of(seat)
+        workers[2 * colour] = workers[2 * colour + 1] = -1
+        return self._make(
+            self.players, self.levels, tuple(workers), self.turn, self.supply, self.out | 1 << seat, None
+        )
+
+    def outcome(self) -> Outcome | None:
+        if self.winners is None:
+            return None
+        climbed = any(c >= 0 and height(self.levels, c) == 3 for c in self.workers)
+        reason = "a worker climbed to level 3" if climbed else "no legal turn"
+        return Outcome(self.winners, reason, self.players)
+
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+    # -- text -----------------------------------------------------------------------------------
+    def height_at(self, square: tuple[int, int]) -> int:
+        return height(self.levels, square[0] * SIZE + square[1])
+
+    def __str__(self) -> str:
+        return "\n".join(board_rows(self.levels, self.workers))
+
+    def to_str(self) -> str:
+        """E.g. ``00000/01000/00200/00010/00000 workers=c3d4,b2e5 turn=1 players=2``."""
+        rows = ["".join(str(height(self.levels, r * SIZE + c)) for c in range(SIZE)) for r in range(SIZE)]
+        groups = []
+        for colour in range(self.colours):
+            first, second = self.workers[2 * colour], self.workers[2 * colour + 1]
+            groups.append("-" if first < 0 else _sq(first) + _sq(second))
+        fields = ["/".join(rows), "workers=" + ",".join(groups), f"turn={self.turn + 1}"]
+        fields.append(f"players={self.players}")
+        if self.supply is not None:
+            fields.append("supply=" + ",".join(map(str, self.supply)))
+        if self.out:
+            fields.append("out=" + ",".join(str(s + 1) for s in range(self.players) if self.out >> s & 1))
+        return " ".join(fields)
+
+    @classmethod
+    def from_str(cls, text: str) -> SantoriniState:
+        fields, named = split_fields(text, "Santorini")
+        try:
+            return _parse_position(fields, named)
+        except (ValueError, IndexError, KeyError) as error:
+            raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
+
+    def move_from_str(self, text: str) -> Any:
+        squares = [_cell(name) for name in _split_squares(text)]
+        if self.in_setup:
+            if len(squares) != 2:
+                raise NotationError(f"{text!r}: place two workers, like c3d4")
+            return Placement(min(squares), max(squares))
+        if len(squares) == 2:
+            return Turn(squares[0], squares[1], None)
+        if len(squares) != 3:
+            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
+        return Turn(squares[0], squares[1], squares[2])
+
+
+def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
+    rows = fields[0].split("/")
+    if len(fields) != 1 or len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError("the board must be 5 rows of 5 digits joined by '/'")
+    levels: Levels = (0, 0, 0, 0)
+    for cell, char in enumerate("".join(rows)):
+        if char not in "01234":
+            raise ValueError(f"tower heights are 0-4, not {char!r}")
+        for _ in range(int(char)):
+            levels = raise_tower(levels, cell)
+    players = check_int(int(named.pop("players", "2")), "players", 2, 4)
+    colours = 2 if players == 4 else players
+    groups = named.pop("workers").split(",")
+    if len(groups) != colours:
+        raise ValueError(f"{players} players need {colours} groups of workers")
+    workers: list[int] = []
+    for group in groups:
+        squares = [] if group == "-" else [_cell(s) for s in _split_squares(group)]
+        if len(squares) not in (0, 2):
+            raise ValueError(f"a group of workers is two squares or '-', not {group!r}")
+        workers.extend(squares or [-1, -1])
+    placed = [c for c in workers if c >= 0]
+    if len(set(placed)) != len(placed) or any(height(levels, c) == DOME for c in placed):
+        raise ValueError("workers must stand on different squares without a dome")
+    turn = check_int(int(named.pop("turn", "1")), "turn", 1, players) - 1
+    supply = None
+    if "supply" in named:
+        numbers = tuple(int(v) for v in named.pop("supply").split(","))
+        if len(numbers) != 4 or min(numbers) < 0:
+            raise ValueError("supply is four counts: level 1, level 2, level 3, domes")
+        supply = (numbers[0], numbers[1], numbers[2], numbers[3])
+    out = 0
+    for seat in named.pop("out", "").split(",") if "out" in named else []:
+        out |= 1 << (check_int(int(seat), "an out seat", 1, players) - 1)
+    if named:
+        raise ValueError(f"unknown field {next(iter(named))}")
+    state = SantoriniState._make(players, levels, tuple(workers), turn, supply, out, None)
+    return state._settle(True)

@@ -1,0 +1,19 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SPEC_DIR = Path(__file__).parent / "spec"
+
+PIECE_FILE = (Path(__file__).parent / "data" / "stukken.txt").read_text(encoding="utf-8")
+"""The example piece file of the Quarto exercise."""
+
+
+@pytest.fixture
+def piece_file(tmp_path: Path) -> Path:
+    path = tmp_path / "stukken.txt"
+    path.write_text(PIECE_FILE, encoding="utf-8")
+    return path

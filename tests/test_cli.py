@@ -1,0 +1,60 @@
+"""The ``bordspel`` command: demo, perft, show, games, and errors with exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bordspel.cli import main
+from bordspel.record import Game
+
+
+def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "hermit", "2", "-o", "size=5"]) == 0
+    out = capsys.readouterr().out
+    assert "depth 1: 195 " in out and "depth 2: 30,588 " in out
+
+
+def test_perft_from_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    position = "00000/00000/00000/00000/00000 workers=b3d3,c2c4 turn=1 players=2"
+    assert main(["perft", "santorini", "1", "--position", position]) == 0
+    assert "depth 1: 68 " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "game, option", [("hermit", "size=4"), ("santorini", "players=3"), ("quarto", "advanced=yes")]
+)
+def test_demo(game: str, option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", game, "-o", option, "--seed", "4", "--plain"]) == 0
+    assert "result " in capsys.readouterr().out
+
+
+def test_bad_option_gives_a_reason_and_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "hermit", "-o", "sise=4"]) == 2
+    assert "unknown option 'sise=4' for hermit; it takes size=..." in capsys.readouterr().err
+    assert main(["demo", "quarto", "-o", "advanced=maybe"]) == 2
+    assert main(["demo", "hermit", "-o", "size=x"]) == 2
+
+
+def test_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new("hermit", size=3)
+    game.play("Ra1H")
+    game.play("Bc3U")
+    path = tmp_path / "game.txt"
+    game.write(path)
+    assert main(["show", str(path), "--plain", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "R R ." in out and "2. Bc3U" in out and "result *" in out
+    assert main(["show", str(path), "--svg", str(tmp_path / "pics")]) == 0
+    assert len(list((tmp_path / "pics").glob("*.svg"))) == 3
+    assert main(["show", str(tmp_path / "nope.txt")]) == 2
+
+
+def test_module_entry_point_and_games() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bordspel", "games"], capture_output=True, text=True, check=True
+    )
+    assert "santorini  options: players=2, finite_supply=False" in result.stdout

@@ -1,0 +1,52 @@
+"""The shared conformance check, run on every registered game under every option."""
+
+from __future__ import annotations
+
+import pytest
+
+from bordspel.conformance import check
+from bordspel.core import BordspelError, State, available_games, game_class, new_game
+from bordspel.hermit import HermitMove
+
+STARTS = [
+    ("hermit", {"size": 1}),
+    ("hermit", {"size": 3}),
+    ("hermit", {"size": 5}),
+    ("santorini", {}),
+    ("santorini", {"players": 3}),
+    ("santorini", {"players": 4}),
+    ("santorini", {"finite_supply": True}),
+    ("quarto", {}),
+    ("quarto", {"advanced": True}),
+]
+
+
+@pytest.mark.parametrize("game, options", STARTS, ids=[f"{g}-{o}" for g, o in STARTS])
+def test_conformance(game: str, options: dict[str, object]) -> None:
+    report = check(new_game(game, **options), games=3, seed=7)
+    assert report.games == 3 and report.positions > 3 and report.moves_checked >= 9
+
+
+def test_every_registered_game_is_covered() -> None:
+    assert {game for game, _ in STARTS} == set(available_games())
+    for name in available_games():
+        assert issubclass(game_class(name), State) and game_class(name).name == name
+
+
+def test_unknown_game() -> None:
+    with pytest.raises(BordspelError, match="unknown game 'chess'"):
+        game_class("chess")
+
+
+def test_checker_catches_a_broken_engine() -> None:
+    """A game whose move list omits moves must fail the check: the checker can fail."""
+
+    class Broken(game_class("hermit")):  # type: ignore[misc]
+        __slots__ = ()
+
+        def legal_moves(self) -> list[HermitMove]:
+            return super().legal_moves()[1:]
+
+    start = Broken.initial(size=3)
+    with pytest.raises(AssertionError):
+        check(start, games=1)

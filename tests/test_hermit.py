@@ -1,0 +1,147 @@
+"""Hermit / Kluizenaar: the facades' edge cases and the engine's rules, notation and perft."""
+
+from __future__ import annotations
+
+import pytest
+
+from bordspel import Hermit, Kluizenaar
+from bordspel.core import IllegalMoveError, NotationError
+from bordspel.hermit import HermitMove, HermitState, board_symmetries
+
+SPEC_BOARD = "RRB./..YR/BB.R/.RYY"
+
+
+@pytest.mark.parametrize("square", [(-1, 0), (0, -1), (4, 0), (0, 4), (-1, -1), (10, 10)])
+def test_isvalid_is_false_off_the_board(square: tuple[int, int]) -> None:
+    assert Hermit(4).isvalid("R", square) is False
+    assert Kluizenaar(4).isgeldig("R", square) is False
+
+
+def test_isvalid_sees_diagonal_contact_and_occupied_squares() -> None:
+    board = Hermit(4).move("R", (1, 1), "U")
+    assert not board.isvalid("R", (0, 0)) and not board.isvalid("R", (2, 2))
+    assert not board.isvalid("R", (1, 1)) and not board.isvalid("Y", (1, 1))
+    assert board.isvalid("R", (3, 3)) and board.isvalid("Y", (0, 0))
+    assert not board.isvalid("X", (3, 3))
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        ("X", (0, 0), "U"),  # unknown colour
+        ("R", (0, 0), "D"),  # unknown placement
+        ("R", (0, 3), "H"),  # sticks out to the right
+        ("R", (3, 0), "V"),  # sticks out below
+        ("R", (-1, 0), "U"),  # negative coordinates never wrap
+        ("R", (0, -1), "H"),
+        ("Y", (1, 1), "U"),  # occupied
+        ("R", (2, 2), "U"),  # touches red diagonally
+        ("R", (1, 2), "V"),  # touches red orthogonally
+        ("RY", (3, 3), "U"),  # not one colour letter
+        ("R", "a1", "U"),  # not a position
+    ],
+)
+def test_refused_moves_raise_and_change_nothing(move: tuple[object, object, object]) -> None:
+    for cls, message in ((Hermit, "invalid move"), (Kluizenaar, "ongeldige zet")):
+        board = cls(4).move("R", (1, 1), "U")
+        before = str(board)
+        with pytest.raises(AssertionError) as error:
+            board.move(*move)  # type: ignore[arg-type]
+        assert str(error.value) == message
+        assert str(board) == before
+
+
+def test_move_returns_the_game_itself() -> None:
+    board = Kluizenaar(3)
+    assert board.zet("B", (0, 0), "V") is board
+
+
+def test_positions_ignores_the_board() -> None:
+    board = Hermit(2)
+    assert board.positions((5, 5), "V") == {(5, 5), (6, 5)}
+    assert board.positions((-1, 1), "H") == {(-1, 1), (-1, 2)}
+    assert board.positions((0, 0), "U") == {(0, 0)}
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_possible_moves_match_definition_on_every_size(n: int) -> None:
+    board = Hermit(n)
+    board.move("R", (0, 0), "U")
+    if n > 2:
+        board.move("Y", (n - 1, n - 2), "H")
+    expected = {
+        (colour, (r, c), placement)
+        for colour in "RYB"
+        for r in range(n)
+        for c in range(n)
+        for placement in "UHV"
+        if all(board.isvalid(colour, sq) for sq in board.positions((r, c), placement))
+    }
+    assert board.possible_moves() == expected
+
+
+def test_one_by_one_board() -> None:
+    board = Hermit(1)
+    assert board.possible_moves() == {("R", (0, 0), "U"), ("Y", (0, 0), "U"), ("B", (0, 0), "U")}
+    board.move("Y", (0, 0), "U")
+    assert board.possible_moves() == set()
+    assert board.state.outcome() is not None and board.state.outcome().winner == 0  # type: ignore[union-attr]
+
+
+def test_perft_counts_on_5x5() -> None:
+    start = HermitState.initial(size=5)
+    assert start.perft(1) == 195
+    assert start.perft(2) == 30_588
+
+
+def test_perft_matches_generated_moves_on_4x4() -> None:
+    start = HermitState.initial(size=4)
+    by_moves = sum(start.apply(m).count_moves() for m in start.legal_moves())
+    assert start.perft(2) == by_moves
+
+
+def test_notation_round_trip_and_errors() -> None:
+    state = HermitState.initial(size=12)
+    move = HermitMove("Y", 10, 11, "V")
+    assert move.to_str() == "Yl11V"
+    assert state.move_from_str("Yl11V") == move
+    assert state.move_from_str("yl11") == HermitMove("Y", 10, 11, "U")
+    for bad in ("", "Q", "Xa1U", "Ra1Z", "Ra0U", "Rz1U", "R11U"):
+        with pytest.raises(NotationError):
+            state.move_from_str(bad)
+    with pytest.raises(IllegalMoveError, match="off the 12x12 board"):
+        state.play("Rl1H")
+
+
+def test_illegal_move_names_the_reason() -> None:
+    state = HermitState.from_str(SPEC_BOARD)
+    with pytest.raises(IllegalMoveError, match="already covered"):
+        state.play("Ra1U")
+    with pytest.raises(IllegalMoveError, match="touch another red block"):
+        state.play("Rb2U")
+
+
+def test_position_string_round_trip_and_turn() -> None:
+    state = HermitState.from_str(SPEC_BOARD)
+    assert state.to_str() == SPEC_BOARD and state.plies == 7 and state.to_move == 1
+    assert str(state).splitlines()[0] == "R R B ."
+    for bad in ("RRB./..YR", "RRX./..YR/BB.R/.RYY", "RR../R.../..../....", "RRR./..../..../....", ""):
+        with pytest.raises(NotationError):
+            HermitState.from_str(bad)
+
+
+def test_game_over_and_winner() -> None:
+    state = HermitState.from_str(SPEC_BOARD).play("Ya4U").play("Ya2U")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 0 and outcome.result_str() == "1-0"
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        state.apply(HermitMove("R", 0, 3, "U"))
+
+
+def test_symmetries() -> None:
+    assert len(set(board_symmetries(5))) == 8
+    state = HermitState.from_str(SPEC_BOARD)
+    images = set(state.symmetric_positions())
+    assert state in images and len(images) == 48
+    assert all(image.count_moves() == state.count_moves() for image in images)
+    assert all(image.perft(2) == state.perft(2) for image in images)
