@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from bordspel.core import (
     BordspelError,
@@ -159,7 +159,7 @@ def cell_of(square: object) -> int | None:
     return row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None
 
 
-def _is_cell(value: object) -> bool:
+def _is_cell(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < CELLS
 
 
