@@ -116,6 +116,41 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from bordspel.ai.arena import BACKENDS, run_arena
+
+    options = parse_options(args.game, args.option)
+    backend = BACKENDS[args.backend](args.workers)
+    records = Path(args.records) if args.records else None
+    standings = run_arena(
+        args.game, args.players, args.games, seed=args.seed, options=options, backend=backend, records=records
+    )
+    print(standings.table())
+    print(f"{standings.games} games, {standings.plies / max(standings.games, 1):.1f} moves a game")
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from bordspel.ai.hermit import solve_empty
+
+    if args.game != "hermit":
+        raise BordspelError("bordspel solve takes hermit N; solve Quarto positions with --position")
+    size = args.size
+
+    def progress(done: int, total: int, examined: int, seconds: float) -> None:
+        line = f"\rfirst moves solved {done}/{total}, regions {examined:,}, {seconds:.0f} s"
+        print(line, end="", file=sys.stderr, flush=True)
+
+    report = solve_empty(size, progress)
+    print(file=sys.stderr)
+    winner = "the first player" if report.first_player_wins else "the second player"
+    print(f"Hermit {size}x{size}: {winner} wins (Grundy value {report.grundy})")
+    moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
+    print(f"winning first moves ({len(report.winning_moves)} of {report.moves}): {moves}")
+    print(f"positions examined: {report.examined:,} regions; time {report.seconds:.1f} s")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bordspel", description="Hermit, Santorini and Quarto.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -143,6 +178,32 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("depth", type=int)
     perft.add_argument("--position", help="a position string to start from")
     perft.set_defaults(run=cmd_perft)
+    arena = commands.add_parser("arena", help="play many games between players and rank them")
+    arena.add_argument("game", choices=available_games())
+    arena.add_argument(
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help="easy, medium, hard, perfect, random, greedy, alphabeta:time=0.5, mcts:playouts=500, ...",
+    )
+    arena.add_argument("-n", "--games", type=int, default=100)
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
+    arena.add_argument(
+        "--backend",
+        choices=["local", "serial"],
+        default="local",
+        help="local: worker processes on this machine (default); serial: this process",
+    )
+    arena.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
+    arena.set_defaults(run=cmd_arena)
+    solve = commands.add_parser("solve", help="solve a game exactly: bordspel solve hermit N")
+    solve.add_argument("game", choices=["hermit"])
+    solve.add_argument("size", type=int)
+    solve.set_defaults(run=cmd_solve)
     show = commands.add_parser("show", help="replay a game record")
     show.add_argument("record")
     show.add_argument("--all", action="store_true", help="show every position, not just the last")

@@ -210,6 +210,10 @@ class State(abc.ABC):
         """The game options this position was created with (as ``initial`` takes them)."""
         return {}
 
+    def team(self, seat: int) -> frozenset[int]:
+        """The seats that win or lose together with ``seat`` (just itself unless teams play)."""
+        return frozenset({seat})
+
     def __str__(self) -> str:
         return self.to_str()
 

@@ -1,0 +1,248 @@
+"""The arena: many seeded games between players, run by a backend, summed up in a table.
+
+Each game is an independent task (``GameTask`` -> ``GameResult``, both plain data), so any
+backend that maps a function over tasks can run them: in this process, in local worker
+processes (the default), or elsewhere (a later backend can add a cluster without touching the
+rest). Seats rotate from game to game, so every player starts equally often.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from bordspel.ai.registry import make_player
+from bordspel.core import BordspelError, new_game
+from bordspel.record import Game
+
+__all__ = [
+    "BACKENDS",
+    "GameResult",
+    "GameTask",
+    "PlayerStats",
+    "Standings",
+    "play_game",
+    "run_arena",
+    "schedule",
+]
+
+
+@dataclass(frozen=True)
+class GameTask:
+    index: int
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[str, ...]
+    """The player specification in each seat."""
+    seed: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    task: GameTask
+    returns: tuple[float, ...]
+    plies: int
+    seconds: float
+    record: str
+
+
+def schedule(game: str, players: list[str], games: int, seed: int, options: dict[str, Any]) -> list[GameTask]:
+    """The games to play: seat ``s`` of game ``i`` goes to player ``(s + i) mod len(players)``."""
+    seats = new_game(game, **options).num_players
+    frozen = tuple(sorted(options.items()))
+    return [
+        GameTask(
+            i, game, frozen, tuple(players[(s + i) % len(players)] for s in range(seats)), seed * 100_003 + i
+        )
+        for i in range(games)
+    ]
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one game of the arena to its end (a top-level function, so workers can run it)."""
+    started = time.perf_counter()
+    state = new_game(task.game, **dict(task.options))
+    players = [
+        make_player(_spec(label), task.game, seed=task.seed * 7 + seat)
+        for seat, label in enumerate(task.seats)
+    ]
+    tags = {f"Seat{seat + 1}": spec for seat, spec in enumerate(task.seats)}
+    record = Game(state, {**tags, "Round": str(task.index + 1), "Seed": str(task.seed)})
+    while not record.state.is_over():
+        record.play(players[record.state.to_move].step(record.state))
+    outcome = record.outcome()
+    assert outcome is not None
+    return GameResult(
+        task, outcome.returns(), len(record.moves), time.perf_counter() - started, record.to_record()
+    )
+
+
+def _spec(label: str) -> str:
+    """A seat's player specification (labels of repeated players end in ``#2``, ``#3``...)."""
+    return label.partition("#")[0]
+
+
+def labels(players: list[str]) -> list[str]:
+    """Names that tell players apart, numbering a specification given more than once."""
+    return [f"{p}#{players[:i].count(p) + 1}" if players.count(p) > 1 else p for i, p in enumerate(players)]
+
+
+class Backend(Protocol):
+    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+        """Results as the games finish, in any order."""
+
+
+class SerialBackend:
+    """Every game in this process, one after the other."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = 1
+
+    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+        for task in tasks:
+            yield work(task)
+
+
+class ProcessBackend:
+    """Games in parallel worker processes on this machine (one per core by default)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+
+    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+            futures = [pool.submit(work, task) for task in tasks]
+            for future in as_completed(futures):
+                yield future.result()
+
+
+BACKENDS: dict[str, Callable[..., Backend]] = {"local": ProcessBackend, "serial": SerialBackend}
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    scores: list[float] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game: 1 a win, 1/2 a draw."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """A 95% confidence interval of the score (Wilson's, with the games' own variance)."""
+        n, p = self.games, self.score
+        if not n:
+            return 0.0, 1.0
+        variance = sum((s - p) ** 2 for s in self.scores) / n
+        z = 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        spread = z * math.sqrt(variance / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that predicts ``score`` (clamped for 0 % and 100 %)."""
+    score = min(max(score, 0.001), 0.999)
+    return -400 * math.log10(1 / score - 1)
+
+
+@dataclass
+class Standings:
+    stats: dict[str, PlayerStats]
+    games: int = 0
+    plies: int = 0
+
+    @classmethod
+    def empty(cls, players: Iterable[str]) -> Standings:
+        return cls({name: PlayerStats(name) for name in players})
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        self.plies += result.plies
+        counted = set()
+        for seat, spec in enumerate(result.task.seats):
+            if spec in counted:  # a player in several seats (a team) counts once per game
+                continue
+            counted.add(spec)
+            value = result.returns[seat]
+            stats = self.stats[spec]
+            stats.wins += value > 0
+            stats.draws += value == 0
+            stats.losses += value < 0
+            stats.scores.append({1.0: 1.0, 0.0: 0.5}.get(value, 0.0))
+
+    def table(self) -> str:
+        lines = [
+            f"{'player':28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
+            f"{'95% interval':>15} {'Elo':>12}"
+        ]
+        for stats in self.stats.values():
+            low, high = stats.interval()
+            rating = f"{elo(stats.score):+.0f}"
+            spread = f"[{elo(low):+.0f},{elo(high):+.0f}]" if stats.games else ""
+            lines.append(
+                f"{stats.name:28} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
+                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>5} {spread}"
+            )
+        return "\n".join(lines)
+
+
+def progress_line(standings: Standings, total: int, started: float) -> str:
+    done = standings.games
+    width = 24
+    filled = width * done // max(total, 1)
+    parts = " ".join(
+        f"{s.name.split(':')[0]} {s.wins}-{s.draws}-{s.losses}" for s in standings.stats.values()
+    )
+    bar = "#" * filled + "." * (width - filled)
+    return f"\r[{bar}] {done}/{total} games {time.perf_counter() - started:5.0f}s  {parts}"
+
+
+def run_arena(
+    game: str,
+    players: list[str],
+    games: int,
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    backend: Backend | None = None,
+    records: Path | None = None,
+    progress: TextIO | None = sys.stderr,
+) -> Standings:
+    """Play the games and return the standings; records go to ``records`` when given."""
+    if len(players) < 2:
+        raise BordspelError("the arena needs at least two players")
+    options = options or {}
+    for spec in players:
+        make_player(spec, game)  # refuse unknown players before any game starts
+    names = labels(players)
+    tasks = schedule(game, names, games, seed, options)
+    standings = Standings.empty(names)
+    started = time.perf_counter()
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    for result in (backend or ProcessBackend()).run(play_game, tasks):
+        standings.add(result)
+        if records is not None:
+            (records / f"game-{result.task.index + 1:04d}.txt").write_text(result.record, encoding="utf-8")
+        if progress is not None:
+            progress.write(progress_line(standings, len(tasks), started))
+            progress.flush()
+    if progress is not None:
+        progress.write("\n")
+    return standings

@@ -1,0 +1,332 @@
+"""Hermit knowledge: an exact Sprague-Grundy solver, the mirror strategy and an evaluation.
+
+Hermit is impartial: both players may place any colour, so every position is a Nim heap of
+some size (its Grundy value) and the player to move wins exactly when it is not zero. What
+matters of an empty square is which colours it still accepts; a square that accepts none is
+dead. Live squares that do not touch (diagonals included) can never influence each other, so
+a position splits into regions, independent games whose Grundy values XOR together. Regions
+are cached under a canonical form that forgets where they lie on the board, the 8 symmetries
+of the square grid and the 6 renamings of the colours.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from bordspel.ai.players import Endgame
+from bordspel.ai.registry import Knowledge
+from bordspel.ai.search import OutOfTime
+from bordspel.core import State
+from bordspel.hermit import COLOURS, Geometry, HermitMove, HermitState, dilate, geometry, placement_starts
+
+__all__ = ["GrundySolver", "MirrorPlayer", "SolveReport", "evaluate", "solve_empty"]
+
+Region = tuple[int, int, int]
+"""The squares of one region that accept red, yellow and blue (bitboards on the board)."""
+
+
+def regions(accepts: Region, geo: Geometry) -> Iterator[Region]:
+    """Split positions into independent regions: live squares connected through any neighbour."""
+    red, yellow, blue = accepts
+    live = red | yellow | blue
+    n, right, left = geo.n, geo.not_first_col, geo.not_last_col  # dilate() inlined: the hot loop
+    while live:
+        region = live & -live
+        while True:
+            row = region | ((region << 1) & right) | ((region >> 1) & left)
+            grown = (row | (row << n) | (row >> n)) & live
+            if grown == region:
+                break
+            region = grown
+        live &= ~region
+        yield red & region, yellow & region, blue & region
+
+
+def after_block(accepts: Region, colour: int, block: int, geo: Geometry) -> Region:
+    """What each square accepts after a block of ``colour`` covers ``block``."""
+    halo = dilate(block, geo)
+    masks = [mask & ~block for mask in accepts]
+    masks[colour] &= ~halo
+    return masks[0], masks[1], masks[2]
+
+
+def blocks(accepts: Region, geo: Geometry) -> Iterator[tuple[int, int, str, int]]:
+    """(colour, top-left cell, placement, block mask) of every move in a region."""
+    for colour, mask in enumerate(accepts):
+        upright, across, down = placement_starts(mask, geo)
+        for placement, starts, extra in (("U", upright, 0), ("H", across, 1), ("V", down, geo.n)):
+            while starts:
+                low = starts & -starts
+                starts ^= low
+                yield colour, low.bit_length() - 1, placement, low | (low << extra)
+
+
+class _Canon:
+    """Keys of regions that forget where they lie on the board and what the colours are called.
+
+    ``shifted`` forgets position and colour names (cheap: a few shifts); ``key`` also forgets
+    the 8 symmetries of the grid.
+    """
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        self.first_col = geo.full & ~geo.not_first_col
+
+    def shifted(self, region: Region) -> tuple[int, int, int]:
+        red, yellow, blue = region
+        live = red | yellow | blue
+        shift = ((live & -live).bit_length() - 1) // self.geo.n * self.geo.n
+        live >>= shift
+        while not live & self.first_col:
+            live >>= 1
+            shift += 1
+        a, b, c = red >> shift, yellow >> shift, blue >> shift
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+        if a > b:
+            a, b = b, a
+        return a, b, c
+
+    def images(self, region: Region) -> set[tuple[int, int, int]]:
+        """The shifted forms of the region under the 8 grid symmetries."""
+        n = self.geo.n
+        rows, cols, accepts = [], [], []
+        live = region[0] | region[1] | region[2]
+        while live:
+            low = live & -live
+            live ^= low
+            cell = low.bit_length() - 1
+            rows.append(cell // n)
+            cols.append(cell % n)
+            accepts.append(
+                (1 if region[0] & low else 0) | (2 if region[1] & low else 0) | (4 if region[2] & low else 0)
+            )
+        top, left = min(rows), min(cols)
+        rows = [r - top for r in rows]
+        cols = [c - left for c in cols]
+        found = set()
+        for places in _placements(rows, cols, max(rows) + 1, max(cols) + 1, n):
+            masks = [0, 0, 0]
+            for place, accept in zip(places, accepts):
+                bit = 1 << place
+                if accept & 1:
+                    masks[0] |= bit
+                if accept & 2:
+                    masks[1] |= bit
+                if accept & 4:
+                    masks[2] |= bit
+            masks.sort()
+            found.add((masks[0], masks[1], masks[2]))
+        return found
+
+
+def _placements(rows: list[int], cols: list[int], h: int, w: int, n: int) -> Iterator[list[int]]:
+    """Cells of a region at the origin under the 8 grid symmetries, on a board n wide."""
+    cells = list(zip(rows, cols))
+    yield [r * n + c for r, c in cells]
+    yield [r * n + w - 1 - c for r, c in cells]
+    yield [(h - 1 - r) * n + c for r, c in cells]
+    yield [(h - 1 - r) * n + w - 1 - c for r, c in cells]
+    yield [c * n + r for r, c in cells]
+    yield [c * n + h - 1 - r for r, c in cells]
+    yield [(w - 1 - c) * n + r for r, c in cells]
+    yield [(w - 1 - c) * n + h - 1 - r for r, c in cells]
+
+
+@dataclass
+class GrundySolver:
+    """Grundy values of Hermit positions on an n x n board, with a cache of regions."""
+
+    n: int
+    examined: int = 0
+    cache: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    """Grundy values of regions by their shifted forms (all 8 images of each region solved)."""
+
+    deadline: float | None = None
+    """``time.perf_counter()`` after which solving stops with OutOfTime."""
+    on_progress: Callable[[int], None] | None = None
+    """Called with the number of regions solved, every 10,000 regions."""
+
+    def __post_init__(self) -> None:
+        self.geo = geometry(self.n)
+        self.canon = _Canon(self.geo)
+
+    def accepts(self, state: HermitState) -> Region:
+        return state.free_mask(0), state.free_mask(1), state.free_mask(2)
+
+    def value(self, state: HermitState) -> int:
+        """The Grundy value of a position: nonzero exactly when the player to move wins."""
+        return self.position_value(self.accepts(state))
+
+    def position_value(self, accepts: Region) -> int:
+        value = 0
+        for region in regions(accepts, self.geo):
+            value ^= self.region_value(region)
+        return value
+
+    def region_value(self, region: Region) -> int:
+        shifted = self.canon.shifted(region)
+        value = self.cache.get(shifted)
+        if value is not None:
+            return value
+        images = self.canon.images(region)
+        value = next((self.cache[i] for i in images if i in self.cache), None)
+        if value is None:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            reachable = {
+                self.position_value(after_block(region, colour, block, self.geo))
+                for colour, _, _, block in blocks(region, self.geo)
+            }
+            value = 0
+            while value in reachable:
+                value += 1
+            self.examined += 1
+            if self.on_progress is not None and self.examined % 10_000 == 0:
+                self.on_progress(self.examined)
+        for image in images:
+            self.cache[image] = value
+        return value
+
+    def winning_moves(self, state: HermitState) -> list[HermitMove]:
+        """The moves to a position of value 0 (empty when the player to move loses)."""
+        return [m for m in state.legal_moves() if self.value(state.apply_unchecked(m)) == 0]
+
+
+@dataclass
+class SolveReport:
+    n: int
+    first_player_wins: bool
+    grundy: int
+    winning_moves: list[HermitMove]
+    moves: int
+    examined: int
+    seconds: float
+
+
+Progress = Callable[[int, int, int, float], None]
+"""``progress(first moves done, first moves, regions solved, seconds)``."""
+
+
+def solve_empty(n: int, progress: Progress | None = None) -> SolveReport:
+    """Solve the empty n x n board: who wins and every winning first move."""
+    started = time.perf_counter()
+    solver = GrundySolver(n)
+    start = HermitState.initial(size=n)
+    moves = start.legal_moves()
+    done = 0
+    if progress is not None:
+        solver.on_progress = lambda examined: progress(
+            done - 1, len(moves), examined, time.perf_counter() - started
+        )
+    winning = []
+    seen: dict[tuple[tuple[int, int, int], ...], bool] = {}
+    for done, move in enumerate(moves, 1):
+        after = solver.accepts(start.apply_unchecked(move))
+        key = tuple(sorted(min(solver.canon.images(r)) for r in regions(after, solver.geo)))
+        if key not in seen:
+            seen[key] = solver.position_value(after) == 0
+        if seen[key]:
+            winning.append(move)
+        if progress is not None:
+            progress(done, len(moves), solver.examined, time.perf_counter() - started)
+    grundy = solver.value(start) if n * n <= 36 or winning else -1
+    return SolveReport(
+        n, bool(winning), grundy, winning, len(moves), solver.examined, time.perf_counter() - started
+    )
+
+
+class MirrorPlayer:
+    """The first player's winning strategy on odd boards: an upright block in the centre, then
+    every opponent's block answered by its point reflection in the same colour."""
+
+    name = "mirror"
+
+    def step(self, state: State) -> HermitMove:
+        assert isinstance(state, HermitState)
+        n = state.n
+        if n % 2 == 0:
+            raise ValueError("the mirror strategy needs an odd board")
+        if state.plies == 0:
+            return HermitMove("R", n // 2, n // 2, "U")
+        for block in state.blocks():
+            reflected = _reflection(block, n)
+            if state.colour_at((reflected.row, reflected.col)) is None:
+                return reflected
+        raise ValueError("the position is symmetric: the mirror strategy only plays first")
+
+
+def _reflection(block: HermitMove, n: int) -> HermitMove:
+    """The point reflection of a block through the centre, as a move (top-left corner)."""
+    row, col = n - 1 - block.row, n - 1 - block.col
+    if block.placement == "H":
+        col -= 1
+    elif block.placement == "V":
+        row -= 1
+    return HermitMove(block.colour, row, col, block.placement)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """A cheap guess for search: the parity of the live squares, for the player to move."""
+    assert isinstance(state, HermitState)
+    geo = state.geometry
+    live = 0
+    for index in range(len(COLOURS)):
+        live |= state.free_mask(index)
+    regions_count = sum(1 for _ in regions((live, 0, 0), geo))
+    guess = 1.0 if (live.bit_count() + regions_count) % 2 else -1.0
+    return guess if state.to_move == seat else -guess
+
+
+def solver(time_limit: float | None) -> Endgame:
+    """The perfect move when the Grundy values come within ``time_limit`` seconds, else None.
+
+    On odd boards the first player follows the mirror strategy, which needs no search.
+    """
+    solvers: dict[int, GrundySolver] = {}
+
+    def best_move(state: State) -> HermitMove | None:
+        assert isinstance(state, HermitState)
+        if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
+            return MirrorPlayer().step(state)
+        grundy = solvers.setdefault(state.n, GrundySolver(state.n))
+        grundy.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        try:
+            moves = state.legal_moves()
+            for move in moves:
+                if grundy.value(state.apply_unchecked(move)) == 0:
+                    return move
+            return moves[0]  # every move loses against perfect play
+        except OutOfTime:
+            return None
+        finally:
+            grundy.deadline = None
+
+    return best_move
+
+
+def _mirror_applies(state: HermitState) -> bool:
+    """Whether the position is the centre block plus symmetric pairs and one unanswered block."""
+    if state.plies == 0:
+        return True
+    n, placed = state.n, state.blocks()
+    centre = [b for b in placed if b.row == b.col == n // 2 and b.placement == "U"]
+    unanswered = [b for b in placed if b not in centre and _reflection(b, n) not in placed]
+    return len(centre) == 1 and len(unanswered) == 1
+
+
+KNOWLEDGE = Knowledge(
+    evaluate=evaluate,
+    levels={
+        "easy": "random",
+        "medium": "alphabeta:depth=2,solver=0",
+        "hard": "alphabeta:time=1",
+        "perfect": "alphabeta:time=1,solver_time=600",
+    },
+    solver=solver,
+    players={"mirror": MirrorPlayer},
+)

@@ -1,0 +1,418 @@
+"""Quarto knowledge: an exact solver (negamax, alpha-beta, a transposition table on canonical
+positions) and a cheap evaluation for search.
+
+The solver works on a plain board (16 piece codes, -1 for empty) and the set of pieces still
+to give. A *choice* is the moment a player, having placed, picks the piece for the opponent;
+a *placement* is the moment a player puts the piece in hand on a square. Scores are from the
+view of the player to act: ``WIN - d`` for a win at the ``d``-th placement from the root,
+``0`` for a draw, ``-(WIN - d)`` for a loss.
+
+Canonical positions: a Quarto position keeps its value under the 32 permutations of the
+squares that map the ten lines onto themselves (8 in the 2x2-squares variant, whose squares
+only the 8 symmetries of the square keep), the 24 orders of the characteristics and the 16
+complements of their values. The key takes the pieces in the order the square permutation
+lists them, XORs every piece with the first one (which forgets the complements) and sorts the
+four characteristic columns (which forgets their order); the smallest over the square
+permutations is the canonical key.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import permutations, product
+
+from bordspel.ai.players import Endgame
+from bordspel.ai.registry import Knowledge
+from bordspel.ai.search import OutOfTime
+from bordspel.core import State
+from bordspel.quarto import LINES, SQUARES_2X2, QuartoMove, QuartoState
+
+__all__ = ["QuartoSolver", "Solution", "board_symmetries", "evaluate", "random_choice_position"]
+
+WIN = 1000
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def _cells(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in range(16) if mask >> c & 1)
+
+
+def board_symmetries(advanced: bool = False) -> list[tuple[int, ...]]:
+    """Square permutations (``perm[new] = old``) that keep the winning lines (and 2x2 squares)."""
+    lines = set(LINES.values()) | (set(SQUARES_2X2.values()) if advanced else set())
+    found = []
+    for rows, cols in product(permutations(range(4)), repeat=2):
+        for transpose in (False, True):
+            perm = tuple(
+                (cols[c] * 4 + rows[r]) if transpose else (rows[r] * 4 + cols[c])
+                for r in range(4)
+                for c in range(4)
+            )
+            if all(sum(1 << perm[c] for c in _cells(line)) in lines for line in lines):
+                found.append(perm)
+    return sorted(set(found))
+
+
+def _winning_pieces() -> list[int]:
+    """For a line with three pieces: index ``shared_ones << 4 | shared_zeros`` -> mask of winners."""
+    table = []
+    for index in range(256):
+        ones, zeros = index >> 4, index & 15
+        table.append(sum(1 << p for p in range(16) if p & ones or ~p & zeros))
+    return table
+
+
+WINNERS = _winning_pieces()
+
+
+@dataclass
+class Solution:
+    """The exact value of a position for the player to act, and a best action."""
+
+    result: str
+    """``win``, ``draw`` or ``loss`` for the player to act."""
+    distance: int
+    """Placements until the game ends with best play (the fastest win, the slowest loss)."""
+    score: int
+    best: int | None
+    """The best piece to give (at a choice) or square to place on (at a placement)."""
+    nodes: int
+    seconds: float
+
+
+class QuartoSolver:
+    """Solves Quarto positions exactly; keeps its tables between calls.
+
+    The search keeps the board in place (put and take back) with, per line, the number of
+    pieces and the characteristics all of them have (``ones``) and all of them lack
+    (``zeros``), so the pieces that would win somewhere are a few table look-ups away.
+    """
+
+    def __init__(self, advanced: bool = False, canonical_empties: int = 9) -> None:
+        self.advanced = advanced
+        masks = [*LINES.values(), *(SQUARES_2X2.values() if advanced else ())]
+        self.line_cells = [_cells(m) for m in masks]
+        self.cell_lines = [tuple(i for i, m in enumerate(masks) if m >> c & 1) for c in range(16)]
+        self.other_lines = [tuple(i for i, m in enumerate(masks) if not m >> c & 1) for c in range(16)]
+        self.symmetries = board_symmetries(advanced)
+        self.canonical_empties = canonical_empties
+        self.tables: dict[bool, dict[object, tuple[int, int, int]]] = {True: {}, False: {}}
+        self.nodes = 0
+        self.wdl = True
+        self.deadline: float | None = None
+        self._load([-1] * 16)
+
+    # -- the board ------------------------------------------------------------------------------
+    def _load(self, board: list[int]) -> None:
+        lines = len(self.line_cells)
+        self.board = [-1] * 16
+        self.ones, self.zeros, self.count = [15] * lines, [15] * lines, [0] * lines
+        for cell, piece in enumerate(board):
+            if piece >= 0:
+                self._put(cell, piece)
+
+    def _put(self, cell: int, piece: int) -> tuple[int, ...]:
+        """Put ``piece`` on ``cell``; returns what ``_take`` needs to undo it."""
+        self.board[cell] = piece
+        ones, zeros, count = self.ones, self.zeros, self.count
+        saved = []
+        for line in self.cell_lines[cell]:
+            saved.append(ones[line])
+            saved.append(zeros[line])
+            ones[line] &= piece
+            zeros[line] &= ~piece
+            count[line] += 1
+        return tuple(saved)
+
+    def _take(self, cell: int, saved: tuple[int, ...]) -> None:
+        self.board[cell] = -1
+        ones, zeros, count = self.ones, self.zeros, self.count
+        for i, line in enumerate(self.cell_lines[cell]):
+            ones[line], zeros[line] = saved[2 * i], saved[2 * i + 1]
+            count[line] -= 1
+
+    def threats(self) -> int:
+        """The pieces that would complete a line somewhere on the current board."""
+        found = 0
+        for count, ones, zeros in zip(self.count, self.ones, self.zeros):
+            if count == 3:
+                found |= WINNERS[ones << 4 | zeros & 15]
+        return found
+
+    def wins_at(self, board: list[int], cell: int, piece: int) -> bool:
+        """Whether ``piece`` on the empty ``cell`` of ``board`` completes a line."""
+        for line in self.cell_lines[cell]:
+            ones, zeros = piece, ~piece & 15
+            for other in self.line_cells[line]:
+                if other != cell:
+                    code = board[other]
+                    if code < 0:
+                        break
+                    ones &= code
+                    zeros &= ~code
+            else:
+                if ones or zeros:
+                    return True
+        return False
+
+    def key(self, empties: int) -> object:
+        """Canonical key of the board when enough squares are empty, else the raw board."""
+        board = self.board
+        if empties < self.canonical_empties:
+            return tuple(board)
+        best: tuple[int, ...] | None = None
+        for perm in self.symmetries:
+            pieces = [board[c] for c in perm]
+            filled = sum(1 << i for i, p in enumerate(pieces) if p >= 0)
+            placed = [p for p in pieces if p >= 0]
+            first = placed[0] if placed else 0
+            columns = sorted(sum(((p ^ first) >> j & 1) << i for i, p in enumerate(placed)) for j in range(4))
+            candidate = (filled, *columns)
+            if best is None or candidate < best:
+                best = candidate
+        return best
+
+    # -- search ---------------------------------------------------------------------------------
+    def _win(self, placements: int) -> int:
+        return 1 if self.wdl else WIN - placements
+
+    def choose(self, available: int, threats: int, alpha: int, beta: int, done: int) -> int:
+        """Score of the player who must hand over one of ``available`` (``done`` placements made);
+        ``threats`` are the pieces that would win on the board now."""
+        self.nodes += 1
+        if self.nodes & 4095 == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        if not available:
+            return 0
+        safe = available & ~threats
+        if not safe:
+            return -self._win(done + 1)
+        table = self.tables[self.wdl]
+        key = self.key(available.bit_count())
+        entry = table.get(key)
+        first = -1
+        if entry is not None:
+            stored, flag, first = entry
+            value = stored - done if stored > 1 else stored + done if stored < -1 else stored
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                return value
+        original, best, best_piece = alpha, -WIN - 1, -1
+        pieces = _bits(safe)
+        if first in pieces:
+            pieces.remove(first)
+            pieces.insert(0, first)
+        for piece in pieces:
+            value = -self.place(piece, available & ~(1 << piece), threats, -beta, -alpha, done)
+            if value > best:
+                best, best_piece = value, piece
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+        flag = EXACT if original < best < beta else (LOWER if best >= beta else UPPER)
+        stored = best + done if best > 1 else best - done if best < -1 else best
+        table[key] = (stored, flag, best_piece)
+        return best
+
+    def place(self, piece: int, available: int, threats: int, alpha: int, beta: int, done: int) -> int:
+        """Score of the player who must place ``piece`` (then choose from ``available``)."""
+        self.nodes += 1
+        if threats >> piece & 1:
+            return self._win(done + 1)
+        if not available:
+            return 0
+        best = -WIN - 1
+        for cell, after in self._placements(piece, available):
+            saved = self._put(cell, piece)
+            value = self.choose(available, after, alpha, beta, done + 1)
+            self._take(cell, saved)
+            if value > best:
+                best = value
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+        return best
+
+    def _placements(self, piece: int, available: int) -> list[tuple[int, int]]:
+        """(square, threats after placing there), leaving fewest safe pieces first, none last."""
+        board, ones, zeros, count = self.board, self.ones, self.zeros, self.count
+        now = [WINNERS[o << 4 | z & 15] if c == 3 else 0 for c, o, z in zip(count, ones, zeros)]
+        scored = []
+        for cell in range(16):
+            if board[cell] >= 0:
+                continue
+            after = 0
+            for line in self.other_lines[cell]:
+                after |= now[line]
+            for line in self.cell_lines[cell]:
+                if count[line] == 2:
+                    after |= WINNERS[(ones[line] & piece) << 4 | zeros[line] & ~piece & 15]
+            safe = (available & ~after).bit_count()
+            scored.append((safe if safe else 99, cell, after))
+        scored.sort()
+        return [(cell, after) for _, cell, after in scored]
+
+    # -- entry points --------------------------------------------------------------------------
+    def _exact(self, search: Callable[[int, int], int]) -> int:
+        """Win, draw or loss first (a narrow window), then the distance of a decisive result."""
+        self.wdl = True
+        result = search(-1, 1)
+        if result == 0:
+            return 0
+        self.wdl = False
+        if result > 0:
+            return search(WIN - 17, WIN + 1)
+        return search(-WIN - 1, -(WIN - 17))
+
+    def solve_choice(self, board: list[int], available: int) -> Solution:
+        """Solve the moment after a placement, when the player must pick the piece to give."""
+        started, nodes = time.perf_counter(), self.nodes
+        self._load(board)
+        threats = self.threats()
+        score = self._exact(lambda alpha, beta: self.choose(available, threats, alpha, beta, 0))
+        best = None
+        for piece in _bits(available):
+            self._load(board)
+            if (
+                -self.place(piece, available & ~(1 << piece), self.threats(), -score - 1, -score + 1, 0)
+                == score
+            ):
+                best = piece
+                break
+        return _solution(
+            score, available.bit_count(), best, self.nodes - nodes, time.perf_counter() - started
+        )
+
+    def solve_placement(self, board: list[int], piece: int, available: int) -> Solution:
+        """Solve the moment a player must place ``piece`` (and then give one of ``available``)."""
+        started, nodes = time.perf_counter(), self.nodes
+        self._load(board)
+        threats = self.threats()
+        score = self._exact(lambda alpha, beta: self.place(piece, available, threats, alpha, beta, 0))
+        best = None
+        for cell in (c for c in range(16) if board[c] < 0):
+            if self.wins_at(board, cell, piece) or not available:
+                best = cell
+                break
+            self._load(board)
+            self._put(cell, piece)
+            if self.choose(available, self.threats(), score - 1, score + 1, 1) == score:
+                best = cell
+                break
+        return _solution(
+            score, available.bit_count() + 1, best, self.nodes - nodes, time.perf_counter() - started
+        )
+
+    def best_move(self, state: QuartoState) -> QuartoMove:
+        """A move of best play in an engine position."""
+        board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
+        available = sum(1 << p for p in state.available())
+        chars = state.pieces.chars
+        if state.hand < 0:
+            piece = self.solve_choice(board, available).best
+            return QuartoMove(None, chars[piece if piece is not None else state.available()[0]])
+        cell = self.solve_placement(board, state.hand, available).best
+        assert cell is not None
+        if self.wins_at(board, cell, state.hand) or not available:
+            return QuartoMove(cell, None)
+        board[cell] = state.hand
+        piece = self.solve_choice(board, available).best
+        return QuartoMove(cell, chars[piece if piece is not None else state.available()[0]])
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(16) if mask >> i & 1]
+
+
+def _solution(score: int, empties: int, best: int | None, nodes: int, seconds: float) -> Solution:
+    if score > 0:
+        return Solution("win", WIN - score, score, best, nodes, seconds)
+    if score < 0:
+        return Solution("loss", WIN + score, score, best, nodes, seconds)
+    return Solution("draw", empties, 0, best, nodes, seconds)
+
+
+def random_choice_position(placed: int, rng: random.Random, advanced: bool = False) -> tuple[list[int], int]:
+    """A choice position from random play in which nobody hands over an immediately winning piece.
+
+    Returns the board and the available pieces after ``placed`` placements, the player who
+    made the last one still to choose; retries until such a game gets that far.
+    """
+    solver = QuartoSolver(advanced)
+    while True:
+        board, available = [-1] * 16, 0xFFFF
+        piece = rng.randrange(16)
+        available &= ~(1 << piece)
+        for _ in range(placed):
+            cell = rng.choice([c for c in range(16) if board[c] < 0])
+            if solver.wins_at(board, cell, piece):
+                break
+            board[cell] = piece
+            solver._load(board)
+            safe = available & ~solver.threats()
+            if not safe:
+                break
+            piece = rng.choice(_bits(safe))
+            available &= ~(1 << piece)
+        else:
+            return board, available | (1 << piece)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """For search: positive when the pieces still safe to give favour ``seat``.
+
+    An odd number of safe pieces tends to leave the last safe choice to the player to move.
+    """
+    assert isinstance(state, QuartoState)
+    if state.hand < 0:
+        return 0.0
+    solver = _evaluation_solver(state.advanced)
+    solver._load([-1 if (p := state.piece_at(c)) is None else p for c in range(16)])
+    safe = sum(1 << p for p in state.available()) & ~solver.threats()
+    guess = 1.0 if safe.bit_count() % 2 else -1.0
+    return guess if state.to_move == seat else -guess
+
+
+_SOLVERS: dict[bool, QuartoSolver] = {}
+
+
+def _evaluation_solver(advanced: bool) -> QuartoSolver:
+    if advanced not in _SOLVERS:
+        _SOLVERS[advanced] = QuartoSolver(advanced)
+    return _SOLVERS[advanced]
+
+
+def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
+    """The best move once at most ``max_empty`` squares are empty and the solver finishes
+    within ``time_limit`` seconds; None otherwise."""
+    solvers: dict[bool, QuartoSolver] = {}
+
+    def best_move(state: State) -> QuartoMove | None:
+        assert isinstance(state, QuartoState)
+        empty = 16 - state.filled.bit_count()
+        if empty > max_empty:
+            return None
+        exact = solvers.setdefault(state.advanced, QuartoSolver(state.advanced))
+        exact.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        try:
+            return exact.best_move(state)
+        except OutOfTime:
+            return None
+        finally:
+            exact.deadline = None
+
+    return best_move
+
+
+KNOWLEDGE = Knowledge(
+    evaluate=evaluate,
+    levels={
+        "easy": "random",
+        "medium": "alphabeta:depth=2,solver=0",
+        "hard": "alphabeta:time=1",
+        "perfect": "alphabeta:time=1,solver_time=600",
+    },
+    solver=solver,
+)

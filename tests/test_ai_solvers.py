@@ -1,0 +1,171 @@
+"""Exact solvers against brute force, the mirror strategy, and the symmetries they rely on."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from bordspel.ai import make_player
+from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
+from bordspel.ai.quarto import WIN, QuartoSolver, board_symmetries, random_choice_position
+from bordspel.core import new_game
+from bordspel.hermit import HermitState
+from bordspel.quarto import LINES, SQUARES_2X2
+from bordspel.record import Game
+
+
+@functools.cache
+def hermit_wins(state: HermitState) -> bool:
+    """Brute force: the player to move wins if some move leaves a lost position."""
+    return any(not hermit_wins(state.apply_unchecked(m)) for m in state.legal_moves())
+
+
+def reachable(start: HermitState, limit: int, rng: random.Random) -> list[HermitState]:
+    seen, frontier = {start}, [start]
+    while frontier and len(seen) < limit:
+        state = frontier.pop(rng.randrange(len(frontier)))
+        for move in state.legal_moves():
+            child = state.apply_unchecked(move)
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return sorted(seen, key=lambda s: s.to_str())
+
+
+@pytest.mark.parametrize("n, limit", [(2, 10_000), (3, 400)])
+def test_grundy_values_agree_with_brute_force(n: int, limit: int) -> None:
+    solver = GrundySolver(n)
+    positions = reachable(HermitState.initial(size=n), limit, random.Random(n))
+    assert len(positions) > 30
+    for state in positions:
+        assert (solver.value(state) != 0) == hermit_wins(state), state.to_str()
+
+
+def test_grundy_values_are_the_same_under_symmetry() -> None:
+    rng = random.Random(4)
+    solver = GrundySolver(4)
+    for _ in range(15):
+        state = HermitState.initial(size=4)
+        for _ in range(rng.randint(2, 5)):
+            state = state.apply(state.random_move(rng))
+        assert {solver.value(image) for image in state.symmetric_positions()} == {solver.value(state)}
+
+
+def test_small_boards_solved() -> None:
+    one, two, three = solve_empty(1), solve_empty(2), solve_empty(3)
+    assert one.first_player_wins and len(one.winning_moves) == 3
+    assert two.first_player_wins and two.winning_moves
+    assert three.first_player_wins and {m.to_str() for m in three.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}
+    assert all(hermit_wins(HermitState.initial(size=n)) for n in (1, 2, 3))
+
+
+@pytest.mark.parametrize("n", [3, 5, 7, 9])
+def test_mirror_strategy_always_legal_and_winning(n: int) -> None:
+    rng = random.Random(n)
+    for game_number in range(6):
+        record = Game(new_game("hermit", size=n))
+        mirror, opponent = MirrorPlayer(), make_player("random", "hermit", seed=game_number)
+        while not record.state.is_over():
+            player = mirror if record.state.to_move == 0 else opponent
+            record.play(player.step(record.state))  # checked: an illegal reflection would raise
+        outcome = record.outcome()
+        assert outcome is not None and outcome.winner == 0
+    assert rng  # the opponent's seeds vary per game
+
+
+# -- Quarto -----------------------------------------------------------------------------------------
+def test_board_symmetries_keep_the_lines() -> None:
+    for advanced, count in ((False, 32), (True, 8)):
+        perms = board_symmetries(advanced)
+        assert len(perms) == count and len(set(perms)) == count
+        lines = set(LINES.values()) | (set(SQUARES_2X2.values()) if advanced else set())
+        for perm in perms:
+            assert {sum(1 << perm[c] for c in range(16) if line >> c & 1) for line in lines} == lines
+
+
+def brute(board: list[int], available: int, hand: int, done: int) -> int:
+    """Plain negamax with distance, no pruning: the score of the player to act."""
+    if hand < 0:
+        if not available:
+            return 0
+        return max(-brute(board, available & ~(1 << p), p, done) for p in range(16) if available >> p & 1)
+    best = -WIN - 1
+    for cell in (c for c in range(16) if board[c] < 0):
+        board[cell] = hand
+        if quarto_on(board):
+            value = WIN - done - 1
+        elif not available:
+            value = 0
+        else:
+            value = brute(board, available, -1, done + 1)
+        board[cell] = -1
+        best = max(best, value)
+    return best
+
+
+def quarto_on(board: list[int]) -> bool:
+    """Whether four pieces in a line share a value (written from the rules, not the engine)."""
+    for line in LINES.values():
+        pieces = [board[c] for c in range(16) if line >> c & 1]
+        if min(pieces) >= 0 and any(len({p >> j & 1 for p in pieces}) == 1 for j in range(4)):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_quarto_solver_agrees_with_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    empties = 4 + seed % 2
+    board, available = random_choice_position(16 - empties, rng)
+    solver = QuartoSolver()
+    solved = solver.solve_choice(board, available)
+    assert solved.score == brute(list(board), available, -1, 0)
+    piece = rng.choice([p for p in range(16) if available >> p & 1])
+    placement = solver.solve_placement(board, piece, available & ~(1 << piece))
+    assert placement.score == brute(list(board), available & ~(1 << piece), piece, 0)
+
+
+def test_quarto_solver_invariant_under_symmetries() -> None:
+    rng = random.Random(9)
+    for _ in range(4):
+        board, available = random_choice_position(9, rng)
+        value = QuartoSolver(canonical_empties=17).solve_choice(board, available).score
+        perm = rng.choice(board_symmetries())
+        order = rng.sample(range(4), 4)
+        flip = rng.randrange(16)
+
+        def relabel(piece: int) -> int:
+            return -1 if piece < 0 else sum(((piece ^ flip) >> j & 1) << order[j] for j in range(4))
+
+        moved = [relabel(board[perm[c]]) for c in range(16)]
+        moved_available = sum(1 << relabel(p) for p in range(16) if available >> p & 1)
+        assert QuartoSolver(canonical_empties=17).solve_choice(moved, moved_available).score == value
+
+
+def test_perfect_play_keeps_a_won_position_won() -> None:
+    rng = random.Random(2)
+    wins = 0
+    for _ in range(6):
+        state = new_game("quarto")
+        while state.filled.bit_count() < 9 and not state.is_over():  # type: ignore[attr-defined]
+            state = state.apply(state.random_move(rng))
+        if state.is_over():
+            continue
+        solver = QuartoSolver()
+        board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]  # type: ignore[attr-defined]
+        available = sum(1 << p for p in state.available())  # type: ignore[attr-defined]
+        value = solver.solve_placement(board, state.hand, available)  # type: ignore[attr-defined]
+        after = state.apply(solver.best_move(state))  # type: ignore[arg-type]
+        if value.result == "win":
+            wins += 1
+            outcome = after.outcome()
+            if outcome is None:
+                again = [-1 if (p := after.piece_at(c)) is None else p for c in range(16)]  # type: ignore[attr-defined]
+                rest = sum(1 << p for p in after.available())  # type: ignore[attr-defined]
+                reply = QuartoSolver().solve_placement(again, after.hand, rest)  # type: ignore[attr-defined]
+                assert reply.result == "loss" and reply.distance == value.distance - 1
+            else:
+                assert outcome.winner == state.to_move
+    assert wins
