@@ -136,7 +136,7 @@ def test_quarto_solver_invariant_under_symmetries() -> None:
         order = rng.sample(range(4), 4)
         flip = rng.randrange(16)
 
-        def relabel(piece: int) -> int:
+        def relabel(piece: int, flip: int = flip, order: list[int] = order) -> int:
             return -1 if piece < 0 else sum(((piece ^ flip) >> j & 1) << order[j] for j in range(4))
 
         moved = [relabel(board[perm[c]]) for c in range(16)]

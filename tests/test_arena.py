@@ -23,9 +23,15 @@ def test_seats_rotate() -> None:
 
 def test_results_add_up_and_records_are_saved(tmp_path: Path) -> None:
     standings = run_arena(
-        "hermit", ["greedy", "random"], 6, seed=3, options={"size": 3}, backend=SerialBackend(), records=tmp_path,
+        "hermit",
+        ["greedy", "random"],
+        6,
+        seed=3,
+        options={"size": 3},
+        backend=SerialBackend(),
+        records=tmp_path,
         progress=io.StringIO(),
-    )  # fmt: skip
+    )
     assert standings.games == 6
     for stats in standings.stats.values():
         assert stats.wins + stats.draws + stats.losses == 6
@@ -45,8 +51,9 @@ def test_same_seed_same_results_in_parallel_and_serial() -> None:
 
 
 def test_self_play_labels_and_team_games() -> None:
-    standings = run_arena("santorini", ["random", "random"], 4, options={"players": 4}, backend=SerialBackend(),
-                          progress=None)  # fmt: skip
+    standings = run_arena(
+        "santorini", ["random", "random"], 4, options={"players": 4}, backend=SerialBackend(), progress=None
+    )
     assert list(standings.stats) == ["random#1", "random#2"]
     assert all(s.games == 4 for s in standings.stats.values())
 
