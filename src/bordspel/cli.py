@@ -130,12 +130,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_solve(args: argparse.Namespace) -> int:
+def solve_hermit(target: str) -> None:
     from bordspel.ai.hermit import solve_empty
 
-    if args.game != "hermit":
-        raise BordspelError("bordspel solve takes hermit N; solve Quarto positions with --position")
-    size = args.size
+    try:
+        size = int(target)
+    except ValueError:
+        raise BordspelError(f"bordspel solve hermit takes a board size, like 4, not {target!r}") from None
 
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
         line = f"\rfirst moves solved {done}/{total}, regions {examined:,}, {seconds:.0f} s"
@@ -148,6 +149,34 @@ def cmd_solve(args: argparse.Namespace) -> int:
     moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
     print(f"winning first moves ({len(report.winning_moves)} of {report.moves}): {moves}")
     print(f"positions examined: {report.examined:,} regions; time {report.seconds:.1f} s")
+
+
+def solve_quarto(target: str) -> None:
+    from bordspel.ai.quarto import QuartoSolver
+    from bordspel.quarto import QuartoState
+
+    state = QuartoState.from_str(target)
+    if state.is_over():
+        raise BordspelError("the game in that position is over")
+    solver = QuartoSolver(state.advanced)
+    board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
+    available = sum(1 << p for p in state.available())
+    if state.hand < 0:
+        solution = solver.solve_choice(board, available)
+    else:
+        solution = solver.solve_placement(board, state.hand, available)
+    move = solver.best_move(state)
+    who = f"player {state.to_move + 1}"
+    placements = f"{solution.distance} placement{'' if solution.distance == 1 else 's'}"
+    print(f"{who} to move: {solution.result} in {placements}; best move {move.to_str()}")
+    print(f"positions examined: {solution.nodes:,}; time {solution.seconds:.2f} s")
+
+
+SOLVERS = {"hermit": solve_hermit, "quarto": solve_quarto}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    SOLVERS[args.game](args.target)
     return 0
 
 
@@ -200,9 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     arena.set_defaults(run=cmd_arena)
-    solve = commands.add_parser("solve", help="solve a game exactly: bordspel solve hermit N")
-    solve.add_argument("game", choices=["hermit"])
-    solve.add_argument("size", type=int)
+    solve = commands.add_parser(
+        "solve", help="solve exactly: bordspel solve hermit N, or bordspel solve quarto POSITION"
+    )
+    solve.add_argument("game", choices=sorted(SOLVERS))
+    solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
     solve.set_defaults(run=cmd_solve)
     show = commands.add_parser("show", help="replay a game record")
     show.add_argument("record")

@@ -8,13 +8,11 @@ colour's blocks, so move generation works on whole masks, never cell by cell.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from bordspel.core import (
     BordspelError,
-    IllegalMoveError,
     NotationError,
     Outcome,
     State,
@@ -257,12 +255,6 @@ class HermitState(State):
         if any(self.free_mask(index) for index in range(3)):
             return None
         return Outcome(frozenset({1 - self.to_move}), "no legal move", 2)
-
-    def random_move(self, rng: random.Random) -> HermitMove:
-        moves = self.legal_moves()
-        if not moves:
-            raise IllegalMoveError("the game is over: there is no move to choose")
-        return rng.choice(moves)
 
     def perft(self, depth: int) -> int:
         if depth <= 0:

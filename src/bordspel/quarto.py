@@ -8,7 +8,6 @@ a line wins when it is filled and one of those masks covers it or misses it enti
 
 from __future__ import annotations
 
-import random
 import sys
 import types
 from collections.abc import Iterable, Mapping
@@ -19,7 +18,6 @@ from urllib.parse import quote, unquote
 
 from bordspel.core import (
     BordspelError,
-    IllegalMoveError,
     NotationError,
     Outcome,
     State,
@@ -406,12 +404,6 @@ class QuartoState(State):
 
     def is_over(self) -> bool:
         return self.result != self.ONGOING
-
-    def random_move(self, rng: random.Random) -> QuartoMove:
-        moves = self.legal_moves()
-        if not moves:
-            raise IllegalMoveError("the game is over: there is no move to choose")
-        return rng.choice(moves)
 
     # -- text ------------------------------------------------------------------------------------
     def config(self) -> str:

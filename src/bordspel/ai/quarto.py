@@ -411,7 +411,7 @@ KNOWLEDGE = Knowledge(
     levels={
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
-        "hard": "alphabeta:time=1",
+        "hard": "alphabeta:time=1,solver_time=3",
         "perfect": "alphabeta:time=1,solver_time=600",
     },
     solver=solver,

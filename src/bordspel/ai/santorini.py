@@ -30,8 +30,8 @@ __all__ = ["Weights", "evaluate", "make_evaluation", "order"]
 @dataclass(frozen=True)
 class Weights:
     height: tuple[float, float, float, float] = (0.0, 30.0, 90.0, 0.0)
-    reach: float = 6.0
-    mobility: float = 3.0
+    reach: float = 12.0
+    mobility: float = 0.0
     threat: float = 200.0
     centre: float = 4.0
 
