@@ -180,6 +180,36 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from bordspel.ai import make_player
+    from bordspel.play import Session, seats_for
+    from bordspel.record import Game
+
+    state = game_class(args.game).initial(**parse_options(args.game, args.option))
+    seats = seats_for(state.num_players, args.seat, args.vs, args.hotseat, args.player)
+    for spec in seats:
+        if spec != "human":
+            make_player(spec, args.game)  # refuse unknown players at once
+    colour = sys.stdout.isatty() and not args.plain
+    return Session(Game(state), seats, colour=colour, hint=args.hint, seed=args.seed).run()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from bordspel.web.app import create_app
+        from bordspel.web.store import default_db_path
+    except ImportError:
+        raise BordspelError("the browser app needs the web extra: pip install 'bordspel[web]'") from None
+    db = Path(args.db) if args.db else default_db_path()
+    app = create_app(db)
+    address = f"http://{args.host}:{args.port}/"
+    print(f"bordspel is serving on {address}  (games stored in {db}; Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bordspel", description="Hermit, Santorini and Quarto.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -199,6 +229,17 @@ def build_parser() -> argparse.ArgumentParser:
         )
         return sub
 
+    play = game_command("play", "play in the terminal against the computer or another person")
+    play.add_argument("--seat", type=int, default=1, help="your seat (default 1: you start)")
+    play.add_argument(
+        "--vs", default="medium", metavar="PLAYER", help="the computer: easy, medium, hard, perfect, ..."
+    )
+    play.add_argument("--hotseat", action="store_true", help="people in every seat, at one keyboard")
+    play.add_argument("--player", action="append", default=[], metavar="SEAT=PLAYER", help="e.g. 3=hard")
+    play.add_argument("--hint", default="hard", metavar="PLAYER", help="who gives hints (default hard)")
+    play.add_argument("--seed", type=int, default=None, help="seed the computer's randomness")
+    play.add_argument("--plain", action="store_true", help="no colours")
+    play.set_defaults(run=cmd_play)
     demo = game_command("demo", "play a random game and show it")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--plain", action="store_true", help="no colours")
@@ -235,6 +276,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("game", choices=sorted(SOLVERS))
     solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
     solve.set_defaults(run=cmd_solve)
+    serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--db", metavar="PATH", help="the SQLite file of the games (default: your data folder)"
+    )
+    serve.set_defaults(run=cmd_serve)
     show = commands.add_parser("show", help="replay a game record")
     show.add_argument("record")
     show.add_argument("--all", action="store_true", help="show every position, not just the last")

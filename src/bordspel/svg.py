@@ -26,8 +26,12 @@ MARGIN = 22
 
 
 @functools.singledispatch
-def render(state: State, size: int = 400) -> str:
-    """An SVG picture of ``state``, about ``size`` pixels wide."""
+def render(state: State, size: int = 400, interactive: bool = False) -> str:
+    """An SVG picture of ``state``, about ``size`` pixels wide.
+
+    ``interactive`` lays a transparent ``<rect class="square" data-square="b3">`` over every
+    square (and ``data-piece`` over Quarto's pieces to give) for a page to click on.
+    """
     raise TypeError(f"no picture is registered for {type(state).__name__}")
 
 
@@ -77,6 +81,16 @@ def _grid(rows: int, cols: int, cell: float, fill: str, line: str) -> list[str]:
     return out
 
 
+def _squares(rows: int, cols: int, cell: float) -> list[str]:
+    """The click targets of an interactive picture, one per square."""
+    return [
+        el("rect", x=MARGIN + c * cell, y=MARGIN + r * cell, width=cell, height=cell, fill="transparent",
+           class_="square", data_square=square_name(r, c))
+        for r in range(rows)
+        for c in range(cols)
+    ]  # fmt: skip
+
+
 def _caption(state: State, width: float) -> str:
     outcome = state.outcome()
     if outcome is None:
@@ -91,7 +105,7 @@ def _caption(state: State, width: float) -> str:
 
 # -- Hermit --------------------------------------------------------------------------------------
 @render.register
-def _hermit(state: HermitState, size: int = 400) -> str:
+def _hermit(state: HermitState, size: int = 400, interactive: bool = False) -> str:
     n, cell = state.n, 48.0
     body = _grid(n, n, cell, "#f6f1e7", "#d8cfbf") + _labels(n, n, cell)
     for block in state.blocks():
@@ -107,6 +121,8 @@ def _hermit(state: HermitState, size: int = 400) -> str:
             face = cell - 28
             body.append(el("rect", x=x + 9, y=y + 9, width=face, height=face, rx=3, fill="#ffffff55",
                            stroke="#00000033"))  # fmt: skip
+    if interactive:
+        body += _squares(n, n, cell)
     side = 2 * MARGIN + n * cell
     return _document(side, side + 24, [*body, _caption(state, side)], size)
 
@@ -129,7 +145,7 @@ def _tower(x: float, y: float, cell: float, level: int) -> list[str]:
 
 
 @render.register
-def _santorini(state: SantoriniState, size: int = 400) -> str:
+def _santorini(state: SantoriniState, size: int = 400, interactive: bool = False) -> str:
     cell = 72.0
     body = _grid(SIZE, SIZE, cell, "#bcd99a", "#9dbf7b") + _labels(SIZE, SIZE, cell)
     for index in range(SIZE * SIZE):
@@ -143,6 +159,8 @@ def _santorini(state: SantoriniState, size: int = 400) -> str:
         body.append(el("circle", cx=cx, cy=cy, r=15, fill=colour, stroke=INK, stroke_width=2))
         body.append(el("text", chr(65 + worker), x=cx, y=cy + 5, font_size=14, font_weight="bold",
                        text_anchor="middle", fill="white"))  # fmt: skip
+    if interactive:
+        body += _squares(SIZE, SIZE, cell)
     side = 2 * MARGIN + SIZE * cell
     return _document(side, side + 24, [*body, _caption(state, side)], size)
 
@@ -164,7 +182,7 @@ def piece_svg(code: int, cx: float, cy: float, scale: float = 1.0) -> str:
 
 
 @render.register
-def _quarto(state: QuartoState, size: int = 400) -> str:
+def _quarto(state: QuartoState, size: int = 400, interactive: bool = False) -> str:
     cell = 64.0
     body = _grid(4, 4, cell, "#e9dcc3", "#cbb894") + _labels(4, 4, cell)
     for square in range(16):
@@ -179,12 +197,14 @@ def _quarto(state: QuartoState, size: int = 400) -> str:
             x, y = MARGIN + (c % 4) * cell, MARGIN + (c // 4) * cell
             body.append(el("rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none",
                            stroke="#1a9c3a", stroke_width=4))  # fmt: skip
+    if interactive:
+        body += _squares(4, 4, cell)
     board = 2 * MARGIN + 4 * cell
-    body += _quarto_side(state, board)
+    body += _quarto_side(state, board, interactive)
     return _document(board + 150, board + 24, [*body, _caption(state, board)], size)
 
 
-def _quarto_side(state: QuartoState, left: float) -> list[str]:
+def _quarto_side(state: QuartoState, left: float, interactive: bool = False) -> list[str]:
     """The piece in hand and the pieces still to give, beside the board."""
     chars = state.pieces.chars
     out = [el("text", "in hand", x=left + 10, y=MARGIN + 6, font_size=13, fill=INK)]
@@ -196,4 +216,8 @@ def _quarto_side(state: QuartoState, left: float) -> list[str]:
         cx, cy = left + 22 + (i % 4) * 30, MARGIN + 108 + (i // 4) * 44
         out.append(piece_svg(code, cx, cy, 0.6))
         out.append(el("text", chars[code], x=cx, y=cy + 22, font_size=10, text_anchor="middle", fill=INK))
+        if interactive:
+            target = el("rect", x=cx - 15, y=cy - 15, width=30, height=42, fill="transparent", class_="piece",
+                        data_piece=chars[code])  # fmt: skip
+            out.append(target)
     return out

@@ -217,7 +217,7 @@ def solve_empty(n: int, progress: Progress | None = None) -> SolveReport:
     started = time.perf_counter()
     solver = GrundySolver(n)
     start = HermitState.initial(size=n)
-    moves = start.legal_moves()
+    moves = sorted(start.legal_moves(), key=lambda m: _distance_to_centre(m, n))
     done = 0
     if progress is not None:
         solver.on_progress = lambda examined: progress(
@@ -238,6 +238,14 @@ def solve_empty(n: int, progress: Progress | None = None) -> SolveReport:
     return SolveReport(
         n, bool(winning), grundy, winning, len(moves), solver.examined, time.perf_counter() - started
     )
+
+
+def _distance_to_centre(move: HermitMove, n: int) -> float:
+    """How far a block lies from the centre (the centre block, the known winner, comes first)."""
+    squares = move.squares
+    row = sum(r for r, _ in squares) / len(squares)
+    col = sum(c for _, c in squares) / len(squares)
+    return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)
 
 
 class MirrorPlayer:

@@ -1,0 +1,1 @@
+"""The browser app (``bordspel serve``): Starlette pages and a JSON API over stored games."""

@@ -1,0 +1,272 @@
+// bordspel in the browser: the start page and the game page.
+// The server lists the legal moves; each move is a path of clicks (squares, pieces), and the
+// page highlights the clicks that can come next. No rules live here.
+"use strict";
+
+const bordspel = (() => {
+  const $ = (selector) => document.querySelector(selector);
+  const COLOURS = { R: ["red", "#d1453b"], Y: ["yellow", "#f0b928"], B: ["blue", "#2f6fcf"] };
+  const PLACEMENTS = { U: "upright", H: "horizontal", V: "vertical" };
+
+  async function api(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
+    return data;
+  }
+
+  function element(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes)) {
+      if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value);
+    }
+    node.append(...children);
+    return node;
+  }
+
+  // -- the start page ------------------------------------------------------------------------
+  async function startPage() {
+    const meta = await api("GET", "/api/meta");
+    const names = Object.keys(meta.games);
+    const choice = $("#game-choice");
+    for (const name of names) {
+      const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
+      input.addEventListener("change", () => showOptions(meta, name));
+      choice.append(element("label", { for: `game-${name}` }, input, name[0].toUpperCase() + name.slice(1)));
+    }
+    const first = new URLSearchParams(location.search).get("game") || names[0];
+    $(`#game-${first}`).checked = true;
+    showOptions(meta, first);
+    $("#new-game").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const game = document.querySelector("input[name=game]:checked").value;
+      const options = {};
+      for (const input of document.querySelectorAll("#options input")) {
+        options[input.name] = input.type === "checkbox" ? input.checked : Number(input.value);
+      }
+      const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+      try {
+        const created = await api("POST", "/api/games", { game, options, seats });
+        location.href = `/games/${created.id}`;
+      } catch (error) {
+        $("#form-error").textContent = error.message;
+      }
+    });
+  }
+
+  function showOptions(meta, name) {
+    const box = $("#options");
+    box.replaceChildren();
+    const options = meta.games[name].options;
+    for (const [option, value] of Object.entries(options)) {
+      const label = option.replace(/_/g, " ");
+      if (typeof value === "boolean") {
+        const input = element("input", { type: "checkbox", name: option, id: `option-${option}` });
+        input.checked = value;
+        box.append(element("label", { class: "check", for: input.id }, input, label));
+      } else {
+        const limits = option === "players" ? { min: 2, max: 4 } : { min: 1, max: 12 };
+        const input = element("input", { type: "number", name: option, value: String(value), ...limits });
+        input.addEventListener("input", () => showSeats(meta, name));
+        box.append(element("label", {}, label, input));
+      }
+    }
+    if (!Object.keys(options).length) box.append(element("span", { text: "none" }));
+    showSeats(meta, name);
+  }
+
+  function showSeats(meta, name) {
+    const players = document.querySelector("#options input[name=players]");
+    const count = players ? Math.min(4, Math.max(2, Number(players.value) || 2)) : meta.games[name].seats;
+    const box = $("#seats");
+    const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.replaceChildren();
+    for (let seat = 0; seat < count; seat++) {
+      const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}` });
+      for (const value of ["human", ...meta.levels]) {
+        const text = value === "human" ? "Person" : `Computer (${value})`;
+        select.append(element("option", { value, text }));
+      }
+      select.value = previous[seat] || (seat === 0 ? "human" : "medium");
+      box.append(element("label", { for: select.id }, `Player ${seat + 1}`, select));
+    }
+  }
+
+  // -- click paths per game --------------------------------------------------------------------
+  const sq = (name) => `square:${name}`;
+  const PATHS = {
+    hermit: (move, mode) =>
+      move.colour === mode.colour && move.placement === mode.placement ? [[sq(move.square)]] : [],
+    santorini: (move) =>
+      move.kind === "place"
+        ? [[sq(move.squares[0]), sq(move.squares[1])], [sq(move.squares[1]), sq(move.squares[0])]]
+        : [[sq(move.source), sq(move.target), ...(move.build ? [sq(move.build)] : [])]],
+    quarto: (move) => [[...(move.square ? [sq(move.square)] : []), ...(move.give ? [`piece:${move.give}`] : [])]],
+  };
+
+  // -- the game page ---------------------------------------------------------------------------
+  function gamePage() {
+    const id = location.pathname.split("/").pop();
+    const page = { id, view: null, clicks: [], mode: { colour: "R", placement: "U" }, asking: -1, busy: false };
+    $("#download").href = `/api/games/${id}/record`;
+    $("#undo").addEventListener("click", () => send(page, "undo", {}));
+    $("#board").addEventListener("click", (event) => click(page, event));
+    refresh(page);
+    setInterval(() => refresh(page), 1000);
+  }
+
+  async function refresh(page) {
+    if (page.busy) return;
+    try {
+      const view = await api("GET", `/api/games/${page.id}`);
+      if (!page.view || view.moves.join(" ") !== page.view.moves.join(" ")) show(page, view);
+    } catch (error) {
+      $("#message").textContent = error.message;
+    }
+  }
+
+  async function send(page, action, body) {
+    page.busy = true;
+    $("#message").textContent = "";
+    try {
+      show(page, await api("POST", `/api/games/${page.id}/${action}`, { ply: page.view.ply, ...body }));
+    } catch (error) {
+      $("#message").textContent = error.message;
+      page.clicks = [];
+      page.busy = false;
+      await refresh(page);
+    }
+    page.busy = false;
+  }
+
+  function seatName(view, seat) {
+    const spec = view.seats[seat];
+    return `Player ${seat + 1} ${spec === "human" ? "(person)" : `(computer, ${spec})`}`;
+  }
+
+  function show(page, view) {
+    page.view = view;
+    page.clicks = [];
+    document.title = `bordspel — ${view.game}`;
+    $("#title").textContent = `${view.game[0].toUpperCase()}${view.game.slice(1)} · ${view.seats.length} players`;
+    $("#board").innerHTML = view.svg;
+    $("#moves").replaceChildren(...view.moves.map((m) => element("li", { text: m })));
+    $("#moves").scrollTop = 1e9;
+    $("#players").replaceChildren(
+      ...view.seats.map((_, seat) =>
+        element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "", text: seatName(view, seat) })),
+    );
+    const status = $("#status");
+    status.classList.toggle("over", Boolean(view.outcome));
+    const aiTurn = !view.outcome && view.seats[view.to_move] !== "human";
+    if (view.outcome) {
+      const winners = view.outcome.winners.map((s) => `Player ${s + 1}`).join(" and ");
+      status.textContent = winners
+        ? `Game over: ${winners} won (${view.outcome.termination}).`
+        : `Game over: a draw (${view.outcome.termination}).`;
+    } else if (aiTurn) {
+      status.replaceChildren(`${seatName(view, view.to_move)} `, element("span", { class: "thinking", text: "is thinking…" }));
+    } else {
+      status.textContent = `${seatName(view, view.to_move)} to move`;
+    }
+    $("#undo").disabled = !view.seats.includes("human") || view.ply === 0;
+    toolbar(page);
+    highlight(page);
+    if (aiTurn && page.asking !== view.ply) {
+      page.asking = view.ply;
+      send(page, "ai", {});
+    }
+  }
+
+  function toolbar(page) {
+    const bar = $("#toolbar");
+    bar.replaceChildren();
+    const view = page.view;
+    if (view.game !== "hermit" || view.outcome) return;
+    const legal = view.legal;
+    const group = (entries, key) => {
+      const box = element("div", { class: "group" });
+      for (const [value, label, swatch] of entries) {
+        const usable = legal.some((m) => m[key] === value);
+        const button = element("button", { type: "button", "data-choice": `${key}:${value}` });
+        if (swatch) button.append(element("span", { class: "swatch", style: `background:${swatch}` }));
+        button.append(label);
+        button.disabled = !usable;
+        button.classList.toggle("selected", page.mode[key] === value);
+        button.addEventListener("click", () => {
+          page.mode[key] = value;
+          toolbar(page);
+          highlight(page);
+        });
+        box.append(button);
+      }
+      bar.append(box);
+    };
+    if (!legal.some((m) => m.colour === page.mode.colour)) {
+      page.mode.colour = legal.length ? legal[0].colour : page.mode.colour;
+    }
+    if (!legal.some((m) => m.colour === page.mode.colour && m.placement === page.mode.placement)) {
+      const fit = legal.find((m) => m.colour === page.mode.colour);
+      if (fit) page.mode.placement = fit.placement;
+    }
+    group(Object.entries(COLOURS).map(([k, [name, hex]]) => [k, name, hex]), "colour");
+    group(Object.entries(PLACEMENTS).map(([k, name]) => [k, name]), "placement");
+  }
+
+  function paths(page) {
+    const view = page.view;
+    if (view.outcome || view.seats[view.to_move] !== "human") return [];
+    const found = [];
+    for (const move of view.legal) {
+      for (const path of PATHS[view.game](move, page.mode)) found.push({ path, move });
+    }
+    return found;
+  }
+
+  function matching(page) {
+    const clicks = page.clicks;
+    return paths(page).filter(({ path }) => clicks.every((token, i) => path[i] === token));
+  }
+
+  function tokenOf(node) {
+    if (node.dataset.square) return sq(node.dataset.square);
+    if (node.dataset.piece) return `piece:${node.dataset.piece}`;
+    return null;
+  }
+
+  function highlight(page) {
+    const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]).filter(Boolean));
+    const chosen = new Set(page.clicks);
+    for (const node of document.querySelectorAll("#board [data-square], #board [data-piece]")) {
+      const token = tokenOf(node);
+      node.classList.toggle("target", next.has(token));
+      node.classList.toggle("chosen", chosen.has(token));
+    }
+  }
+
+  function click(page, event) {
+    const node = event.target.closest("[data-square], [data-piece]");
+    if (!node || page.busy || !page.view) return;
+    const token = tokenOf(node);
+    const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
+    if (next.has(token)) {
+      page.clicks.push(token);
+    } else {
+      page.clicks = paths(page).some(({ path }) => path[0] === token) ? [token] : [];
+    }
+    const done = matching(page).find(({ path }) => path.length === page.clicks.length);
+    if (done) {
+      send(page, "moves", { move: done.move.text });
+    } else {
+      highlight(page);
+    }
+  }
+
+  return { startPage, gamePage };
+})();
