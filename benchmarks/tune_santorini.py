@@ -60,7 +60,8 @@ def main() -> None:
         for name, weights in VARIANTS.items():
             jobs = [(weights, BASE, seed, args.depth) for seed in range(args.games)]
             points = sum(pool.map(play, jobs))
-            print(f"{name:16} {points:5.1f} / {args.games}  ({points / args.games:.0%} against the baseline)", flush=True)
+            share = f"{points / args.games:.0%} against the baseline"
+            print(f"{name:16} {points:5.1f} / {args.games}  ({share})", flush=True)
 
 
 if __name__ == "__main__":

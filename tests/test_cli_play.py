@@ -98,8 +98,21 @@ def test_hotseat_with_mistakes_and_commands(game: str, options: list[str], tmp_p
 
 
 def test_undo_hint_save_and_load(tmp_path: Path) -> None:
-    inputs = iter(["Ra1U", "undo", "hint", "Bb2U", f"save {tmp_path / 'a.txt'}", "undo",
-                   f"load {tmp_path / 'a.txt'}", "load", f"load {tmp_path / 'missing.txt'}", "quit"])  # fmt: skip
+    saved, missing = tmp_path / "a.txt", tmp_path / "missing.txt"
+    inputs = iter(
+        [
+            "Ra1U",
+            "undo",
+            "hint",
+            "Bb2U",
+            f"save {saved}",
+            "undo",
+            f"load {saved}",
+            "load",
+            f"load {missing}",
+            "quit",
+        ]
+    )
     out = io.StringIO()
     seats = seats_for(2, 1, "random", False, [])
     session = Session(

@@ -120,7 +120,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from bordspel.ai.arena import BACKENDS, run_arena
 
     options = parse_options(args.game, args.option)
-    backend = BACKENDS[args.backend](args.workers)
+    backend = BACKENDS[args.backend](args.workers, **({"address": args.address} if args.address else {}))
     records = Path(args.records) if args.records else None
     standings = run_arena(
         args.game, args.players, args.games, seed=args.seed, options=options, backend=backend, records=records
@@ -263,10 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument(
         "--backend",
-        choices=["local", "serial"],
+        choices=["local", "serial", "ray"],
         default="local",
-        help="local: worker processes on this machine (default); serial: this process",
+        help="local: worker processes here (default); serial: this process; ray: Ray tasks",
     )
+    arena.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
     arena.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     arena.set_defaults(run=cmd_arena)

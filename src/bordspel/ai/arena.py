@@ -123,7 +123,41 @@ class ProcessBackend:
                 yield future.result()
 
 
-BACKENDS: dict[str, Callable[..., Backend]] = {"local": ProcessBackend, "serial": SerialBackend}
+class RayBackend:
+    """Games as Ray tasks: on a local Ray runtime, or on the cluster at ``address``.
+
+    Needs the ``[ray]`` extra. Every game is still played by ``play_game`` with its own seed, so
+    the results are those of the other backends.
+    """
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BordspelError("the ray backend needs the ray extra: pip install 'bordspel[ray]'") from None
+        self.ray = ray
+        if not ray.is_initialized():
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False
+                )
+        self.workers = workers
+
+    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+        remote = self.ray.remote(work)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = self.ray.wait(pending, num_returns=1)
+            yield self.ray.get(done[0])
+
+
+BACKENDS: dict[str, Callable[..., Backend]] = {
+    "local": ProcessBackend,
+    "serial": SerialBackend,
+    "ray": RayBackend,
+}
 
 
 @dataclass

@@ -17,7 +17,7 @@ from bordspel.ai.players import AlphaBetaPlayer, Endgame, GreedyPlayer, MCTSPlay
 from bordspel.ai.search import Evaluation
 from bordspel.core import BordspelError, State
 
-__all__ = ["LEVELS", "Knowledge", "knowledge", "make_player"]
+__all__ = ["LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
@@ -41,6 +41,14 @@ _KNOWLEDGE = {
     "santorini": "bordspel.ai.santorini:KNOWLEDGE",
     "quarto": "bordspel.ai.quarto:KNOWLEDGE",
 }
+
+
+_EXTRA_PLAYERS: dict[tuple[str, str], Callable[[int | None], Player]] = {}
+
+
+def register_player(name: str, game: str, factory: Callable[[int | None], Player]) -> None:
+    """Make ``factory(seed)`` available to ``make_player`` (and the arena) as ``name``."""
+    _EXTRA_PLAYERS[(name, game)] = factory
 
 
 def knowledge(game: str) -> Knowledge:
@@ -102,6 +110,8 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
         )
     elif name in known.players:
         player = known.players[name]()
+    elif (name, game) in _EXTRA_PLAYERS:
+        player = _EXTRA_PLAYERS[(name, game)](seed)
     else:
         choices = ["random", "greedy", "alphabeta", "mcts", *known.players, *LEVELS]
         raise BordspelError(f"unknown player {spec!r} for {game}: choose one of {', '.join(choices)}")
