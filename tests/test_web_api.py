@@ -90,6 +90,13 @@ def test_ai_plays_its_seat_and_undo_goes_back_to_the_person(client: TestClient) 
             "no option",
         ),
         ("/api/games/missing/moves", b'{"ply": 0, "move": "A"}', 404, "no game"),
+        ("/api/games", b'{"game": "chess", "seats": ["human", "hard"]}', 400, "unknown game"),
+        (
+            "/api/games",
+            b'{"game": "quarto", "options": {"pieces": "/etc/passwd"}, "seats": ["human", "human"]}',
+            400,
+            "numbers and true/false",
+        ),
     ],
 )
 def test_bad_requests(client: TestClient, path: str, body: bytes, status: int, reason: str) -> None:

@@ -52,6 +52,8 @@ def register_player(name: str, game: str, factory: Callable[[int | None], Player
 
 
 def knowledge(game: str) -> Knowledge:
+    if game not in _KNOWLEDGE:
+        raise BordspelError(f"unknown game {game!r}: choose one of {', '.join(sorted(_KNOWLEDGE))}")
     module, _, name = _KNOWLEDGE[game].partition(":")
     found: Knowledge = getattr(importlib.import_module(module), name)
     return found

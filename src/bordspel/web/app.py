@@ -83,8 +83,8 @@ def create_app(db_path: str | Path) -> Starlette:
     async def create(request: Request) -> Response:
         data = await _body(request)
         game, options, seats = _field(data, "game", str), data.get("options", {}), _field(data, "seats", list)
-        if not isinstance(options, dict):
-            raise BadRequest("give 'options' as an object")
+        if not isinstance(options, dict) or not all(isinstance(v, (bool, int)) for v in options.values()):
+            raise BadRequest("give 'options' as an object of numbers and true/false values")
         for spec in seats:
             if not isinstance(spec, str):
                 raise BadRequest("every seat is 'human' or an AI level")
@@ -172,6 +172,6 @@ def _previous_human_turn(stored: StoredGame) -> int:
     """The ply to go back to: the last time a human was to move, before the last move."""
     seats, states = stored.seats, stored.game.states
     for ply in range(stored.ply - 1, -1, -1):
-        if seats[states[ply].to_move] == "human":
+        if seats[states[ply].to_move] == HUMAN:
             return ply
     raise BordspelError("there is no human move to take back")
