@@ -58,6 +58,46 @@ def test_self_play_labels_and_team_games() -> None:
     assert all(s.games == 4 for s in standings.stats.values())
 
 
+def test_deterministic_players_repeat_without_an_opening_and_vary_with_one() -> None:
+    def run(opening: int) -> Standings:
+        return run_arena(
+            "hermit",
+            ["alphabeta:depth=1", "alphabeta:depth=2"],
+            8,
+            options={"size": 4},
+            backend=SerialBackend(),
+            opening=opening,
+            progress=None,
+        )
+
+    repeated = run(0)
+    assert repeated.games == 8
+    assert len(repeated.distinct) <= 2 and "some games repeat" in repeated.summary()
+    varied = run(3)
+    assert len(varied.distinct) >= 4  # a round's games may still coincide: these players agree a lot
+
+
+def test_games_of_a_round_share_their_random_opening(tmp_path: Path) -> None:
+    tasks = schedule("quarto", ["a", "b"], 6, seed=2, options={}, opening=4)
+    assert [t.opening_seed for t in tasks][::2] == [t.opening_seed for t in tasks][1::2]
+    assert len({t.opening_seed for t in tasks}) == 3
+    run_arena(
+        "quarto",
+        ["greedy", "random"],
+        2,
+        seed=2,
+        opening=4,
+        backend=SerialBackend(),
+        records=tmp_path,
+        progress=None,
+    )
+    first, second = (Game.read(path) for path in sorted(tmp_path.glob("game-*.txt")))
+    assert first.moves[:4] == second.moves[:4]
+    assert first.tags["Seat1"] == second.tags["Seat2"] and "4 random plies" in first.tags["Opening"]
+    with pytest.raises(BordspelError, match="0 or more"):
+        run_arena("quarto", ["greedy", "random"], 2, opening=-1, progress=None)
+
+
 def test_confidence_intervals_and_elo() -> None:
     stats = PlayerStats("x", wins=60, losses=40, scores=[1.0] * 60 + [0.0] * 40)
     low, high = stats.interval()

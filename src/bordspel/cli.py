@@ -123,10 +123,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
     backend = BACKENDS[args.backend](args.workers, **({"address": args.address} if args.address else {}))
     records = Path(args.records) if args.records else None
     standings = run_arena(
-        args.game, args.players, args.games, seed=args.seed, options=options, backend=backend, records=records
+        args.game,
+        args.players,
+        args.games,
+        seed=args.seed,
+        options=options,
+        backend=backend,
+        records=records,
+        opening=args.opening,
     )
     print(standings.table())
-    print(f"{standings.games} games, {standings.plies / max(standings.games, 1):.1f} moves a game")
+    print(standings.summary())
     return 0
 
 
@@ -258,6 +265,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("-n", "--games", type=int, default=100)
     arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        metavar="PLIES",
+        help="open each round with PLIES random plies, played from every seat (varies deterministic players)",
+    )
     arena.add_argument(
         "-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )

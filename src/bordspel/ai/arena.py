@@ -4,12 +4,18 @@ Each game is an independent task (``GameTask`` -> ``GameResult``, both plain dat
 backend that maps a function over tasks can run them: in this process, in local worker
 processes (the default), or elsewhere (a later backend can add a cluster without touching the
 rest). Seats rotate from game to game, so every player starts equally often.
+
+Deterministic players (alpha-beta with a depth limit) would replay the same game in every
+round of a rotation, so the arena can open each round with a few random plies: every game of a
+round starts from the same random opening, with the seats rotated (as engine testers pair games
+on an opening book). The standings count distinct games, so a table built on repeats shows it.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -42,6 +48,10 @@ class GameTask:
     seats: tuple[str, ...]
     """The player specification in each seat."""
     seed: int
+    opening: int = 0
+    """Plies played at random before the players take over."""
+    opening_seed: int = 0
+    """The same for every game of a round, so each opening is played from every seat."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +61,29 @@ class GameResult:
     plies: int
     seconds: float
     record: str
+    moves: str
+    """The moves in notation, separated by spaces."""
 
 
-def schedule(game: str, players: list[str], games: int, seed: int, options: dict[str, Any]) -> list[GameTask]:
-    """The games to play: seat ``s`` of game ``i`` goes to player ``(s + i) mod len(players)``."""
+def schedule(
+    game: str, players: list[str], games: int, seed: int, options: dict[str, Any], opening: int = 0
+) -> list[GameTask]:
+    """The games to play: seat ``s`` of game ``i`` goes to player ``(s + i) mod len(players)``.
+
+    A round is ``len(players)`` consecutive games; they share their random opening.
+    """
     seats = new_game(game, **options).num_players
     frozen = tuple(sorted(options.items()))
+    rounds = len(players)
     return [
         GameTask(
-            i, game, frozen, tuple(players[(s + i) % len(players)] for s in range(seats)), seed * 100_003 + i
+            i,
+            game,
+            frozen,
+            tuple(players[(s + i) % rounds] for s in range(seats)),
+            seed * 100_003 + i,
+            opening,
+            seed * 100_003 + i // rounds,
         )
         for i in range(games)
     ]
@@ -74,14 +98,26 @@ def play_game(task: GameTask) -> GameResult:
         for seat, label in enumerate(task.seats)
     ]
     tags = {f"Seat{seat + 1}": spec for seat, spec in enumerate(task.seats)}
+    if task.opening:
+        tags["Opening"] = f"{task.opening} random plies, seed {task.opening_seed}"
     record = Game(state, {**tags, "Round": str(task.index + 1), "Seed": str(task.seed)})
+    play_opening(record, task.opening, random.Random(task.opening_seed))
     while not record.state.is_over():
         record.play(players[record.state.to_move].step(record.state))
     outcome = record.outcome()
     assert outcome is not None
+    moves = " ".join(move.to_str() for move in record.moves)
     return GameResult(
-        task, outcome.returns(), len(record.moves), time.perf_counter() - started, record.to_record()
+        task, outcome.returns(), len(record.moves), time.perf_counter() - started, record.to_record(), moves
     )
+
+
+def play_opening(record: Game, plies: int, rng: random.Random) -> None:
+    """Play up to ``plies`` random legal moves (fewer if the game ends first)."""
+    for _ in range(plies):
+        if record.state.is_over():
+            return
+        record.play(rng.choice(list(record.state.legal_moves())))
 
 
 def _spec(label: str) -> str:
@@ -200,6 +236,8 @@ class Standings:
     stats: dict[str, PlayerStats]
     games: int = 0
     plies: int = 0
+    distinct: set[str] = field(default_factory=set)
+    """The move sequences played (repeats count once)."""
 
     @classmethod
     def empty(cls, players: Iterable[str]) -> Standings:
@@ -208,6 +246,7 @@ class Standings:
     def add(self, result: GameResult) -> None:
         self.games += 1
         self.plies += result.plies
+        self.distinct.add(result.moves)
         counted = set()
         for seat, spec in enumerate(result.task.seats):
             if spec in counted:  # a player in several seats (a team) counts once per game
@@ -235,6 +274,16 @@ class Standings:
             )
         return "\n".join(lines)
 
+    def summary(self) -> str:
+        """Games, distinct games and their length; a hint when games repeat."""
+        line = (
+            f"{self.games} games ({len(self.distinct)} distinct), "
+            f"{self.plies / max(self.games, 1):.1f} moves a game"
+        )
+        if len(self.distinct) < self.games:
+            line += "\nsome games repeat, so the interval overstates the evidence (vary them: --opening N)"
+        return line
+
 
 def progress_line(standings: Standings, total: int, started: float) -> str:
     done = standings.games
@@ -256,16 +305,22 @@ def run_arena(
     options: dict[str, Any] | None = None,
     backend: Backend | None = None,
     records: Path | None = None,
+    opening: int = 0,
     progress: TextIO | None = sys.stderr,
 ) -> Standings:
-    """Play the games and return the standings; records go to ``records`` when given."""
+    """Play the games and return the standings; records go to ``records`` when given.
+
+    ``opening``: random plies that start each round (see the module docstring).
+    """
     if len(players) < 2:
         raise BordspelError("the arena needs at least two players")
     options = options or {}
     for spec in players:
         make_player(spec, game)  # refuse unknown players before any game starts
     names = labels(players)
-    tasks = schedule(game, names, games, seed, options)
+    if opening < 0:
+        raise BordspelError(f"the opening is a number of plies, 0 or more, not {opening}")
+    tasks = schedule(game, names, games, seed, options, opening)
     standings = Standings.empty(names)
     started = time.perf_counter()
     if records is not None:

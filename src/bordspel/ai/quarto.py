@@ -110,6 +110,7 @@ class QuartoSolver:
         lines = len(self.line_cells)
         self.board = [-1] * 16
         self.ones, self.zeros, self.count = [15] * lines, [15] * lines, [0] * lines
+        self.line_threats = [0] * lines
         for cell, piece in enumerate(board):
             if piece >= 0:
                 self._put(cell, piece)
@@ -117,7 +118,7 @@ class QuartoSolver:
     def _put(self, cell: int, piece: int) -> tuple[int, ...]:
         """Put ``piece`` on ``cell``; returns what ``_take`` needs to undo it."""
         self.board[cell] = piece
-        ones, zeros, count = self.ones, self.zeros, self.count
+        ones, zeros, count, line_threats = self.ones, self.zeros, self.count, self.line_threats
         saved = []
         for line in self.cell_lines[cell]:
             saved.append(ones[line])
@@ -125,21 +126,22 @@ class QuartoSolver:
             ones[line] &= piece
             zeros[line] &= ~piece
             count[line] += 1
+            line_threats[line] = WINNERS[ones[line] << 4 | zeros[line] & 15] if count[line] == 3 else 0
         return tuple(saved)
 
     def _take(self, cell: int, saved: tuple[int, ...]) -> None:
         self.board[cell] = -1
-        ones, zeros, count = self.ones, self.zeros, self.count
+        ones, zeros, count, line_threats = self.ones, self.zeros, self.count, self.line_threats
         for i, line in enumerate(self.cell_lines[cell]):
             ones[line], zeros[line] = saved[2 * i], saved[2 * i + 1]
             count[line] -= 1
+            line_threats[line] = WINNERS[ones[line] << 4 | zeros[line] & 15] if count[line] == 3 else 0
 
     def threats(self) -> int:
         """The pieces that would complete a line somewhere on the current board."""
         found = 0
-        for count, ones, zeros in zip(self.count, self.ones, self.zeros):
-            if count == 3:
-                found |= WINNERS[ones << 4 | zeros & 15]
+        for threat in self.line_threats:
+            found |= threat
         return found
 
     def wins_at(self, board: list[int], cell: int, piece: int) -> bool:
@@ -225,6 +227,8 @@ class QuartoSolver:
             return 0
         best = -WIN - 1
         for cell, after in self._placements(piece, available):
+            if not available & ~after:  # every piece left would lose, and so would the rest
+                return max(best, -self._win(done + 2))
             saved = self._put(cell, piece)
             value = self.choose(available, after, alpha, beta, done + 1)
             self._take(cell, saved)
@@ -236,19 +240,27 @@ class QuartoSolver:
         return best
 
     def _placements(self, piece: int, available: int) -> list[tuple[int, int]]:
-        """(square, threats after placing there), leaving fewest safe pieces first, none last."""
+        """(square, threats after placing there), leaving fewest safe pieces first, none last
+        (placements that leave no safe piece all lose alike)."""
         board, ones, zeros, count = self.board, self.ones, self.zeros, self.count
-        now = [WINNERS[o << 4 | z & 15] if c == 3 else 0 for c, o, z in zip(count, ones, zeros)]
+        line_threats, now = self.line_threats, self.threats()
         scored = []
         for cell in range(16):
             if board[cell] >= 0:
                 continue
-            after = 0
-            for line in self.other_lines[cell]:
-                after |= now[line]
+            new, closes = 0, False
             for line in self.cell_lines[cell]:
-                if count[line] == 2:
-                    after |= WINNERS[(ones[line] & piece) << 4 | zeros[line] & ~piece & 15]
+                filled = count[line]
+                if filled == 2:
+                    new |= WINNERS[(ones[line] & piece) << 4 | zeros[line] & ~piece & 15]
+                elif filled == 3:
+                    closes = True
+            after = now
+            if closes:  # a threatened line gets full: only the other lines' threats remain
+                after = 0
+                for line in self.other_lines[cell]:
+                    after |= line_threats[line]
+            after |= new
             safe = (available & ~after).bit_count()
             scored.append((safe if safe else 99, cell, after))
         scored.sort()
