@@ -45,8 +45,8 @@ def main() -> None:
     size = 3 if args.smoke else 4
     report = solve_empty(size)
     winner = "first" if report.first_player_wins else "second"
-    regions = f"{report.examined:,} regions in {report.seconds:.1f} s"
-    print(f"Hermit {size}x{size}: the {winner} player wins; {regions}")
+    examined = f"{report.examined:,} positions in {report.seconds:.1f} s"
+    print(f"Hermit {size}x{size}: the {winner} player wins; {examined}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
+from bordspel.ai.hermit_proof import ProofSolver
 from bordspel.ai.quarto import WIN, QuartoSolver, board_symmetries, random_choice_position
+from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
 from bordspel.hermit import HermitState
 from bordspel.quarto import LINES, SQUARES_2X2
@@ -43,6 +45,50 @@ def test_grundy_values_agree_with_brute_force(n: int, limit: int) -> None:
         assert (solver.value(state) != 0) == hermit_wins(state), state.to_str()
 
 
+@pytest.mark.parametrize("n, limit, small", [(2, 10_000, 0), (3, 400, 0), (3, 400, 4)])
+def test_proof_search_agrees_with_brute_force(n: int, limit: int, small: int) -> None:
+    solver = ProofSolver(n, small=small)  # small 0: every region is searched, none gets a value
+    positions = reachable(HermitState.initial(size=n), limit, random.Random(n))
+    for state in positions:
+        position = solver.position(solver.grundy.accepts(state))
+        assert solver.wins(position) == hermit_wins(state), state.to_str()
+
+
+@pytest.mark.parametrize("small", [0, 3, 6, 10])
+def test_proof_search_agrees_with_grundy_values_on_4x4(small: int) -> None:
+    rng, proof, grundy = random.Random(small), ProofSolver(4, small=small), GrundySolver(4)
+    for _ in range(40):
+        state = HermitState.initial(size=4)
+        for _ in range(rng.randint(1, 4)):
+            if state.is_over():
+                break
+            state = state.apply(state.random_move(rng))
+        assert proof.wins(proof.position(proof.grundy.accepts(state))) == (grundy.value(state) != 0)
+
+
+def test_mirror_image_regions_cancel() -> None:
+    # With the middle column filled, the left and right halves are mirror images of each other:
+    # the same region twice, which together are worth nothing.
+    state = HermitState.initial(size=5)
+    for move in ("Rc1V", "Yc3U", "Rc4V"):
+        state = state.apply(state.parse_move(move))
+    solver = ProofSolver(5, small=0)
+    large, heap = solver.position(solver.grundy.accepts(state))
+    assert large == () and heap == 0 and not solver.wins((large, heap))
+    assert not hermit_wins_with_grundy(state)
+
+
+def hermit_wins_with_grundy(state: HermitState) -> bool:
+    return GrundySolver(state.n).value(state) != 0
+
+
+def test_proof_search_stops_at_its_deadline() -> None:
+    solver = ProofSolver(5, deadline=0.0)
+    start = HermitState.initial(size=5).apply_unchecked(HermitState.initial(size=5).parse_move("Rc3U"))
+    with pytest.raises(OutOfTime):
+        solver.wins(solver.position(solver.grundy.accepts(start)))
+
+
 def test_grundy_values_are_the_same_under_symmetry() -> None:
     rng = random.Random(4)
     solver = GrundySolver(4)
@@ -58,6 +104,9 @@ def test_small_boards_solved() -> None:
     assert one.first_player_wins and len(one.winning_moves) == 3
     assert two.first_player_wins and two.winning_moves
     assert three.first_player_wins and {m.to_str() for m in three.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}
+    assert (one.grundy, two.grundy, three.grundy) == (1, 1, 4)
+    first = solve_empty(3, first_only=True)
+    assert first.winning_moves == three.winning_moves[:1] and first.moves < three.moves
     assert all(hermit_wins(HermitState.initial(size=n)) for n in (1, 2, 3))
 
 

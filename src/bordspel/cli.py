@@ -137,32 +137,33 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve_hermit(target: str) -> None:
+def solve_hermit(args: argparse.Namespace) -> None:
     from bordspel.ai.hermit import solve_empty
 
     try:
-        size = int(target)
+        size = int(args.target)
     except ValueError:
-        raise BordspelError(f"bordspel solve hermit takes a board size, like 4, not {target!r}") from None
+        raise BordspelError(f"solve hermit takes a board size, like 4, not {args.target!r}") from None
 
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
-        line = f"\rfirst moves solved {done}/{total}, regions {examined:,}, {seconds:.0f} s"
+        line = f"\rfirst moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s"
         print(line, end="", file=sys.stderr, flush=True)
 
-    report = solve_empty(size, progress)
+    report = solve_empty(size, progress, args.first)
     print(file=sys.stderr)
     winner = "the first player" if report.first_player_wins else "the second player"
-    print(f"Hermit {size}x{size}: {winner} wins (Grundy value {report.grundy})")
+    grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
+    print(f"Hermit {size}x{size}: {winner} wins{grundy}")
     moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
-    print(f"winning first moves ({len(report.winning_moves)} of {report.moves}): {moves}")
-    print(f"positions examined: {report.examined:,} regions; time {report.seconds:.1f} s")
+    print(f"winning first moves ({len(report.winning_moves)} of {report.moves} tried): {moves}")
+    print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
 
 
-def solve_quarto(target: str) -> None:
+def solve_quarto(args: argparse.Namespace) -> None:
     from bordspel.ai.quarto import QuartoSolver
     from bordspel.quarto import QuartoState
 
-    state = QuartoState.from_str(target)
+    state = QuartoState.from_str(args.target)
     if state.is_over():
         raise BordspelError("the game in that position is over")
     solver = QuartoSolver(state.advanced)
@@ -183,7 +184,7 @@ SOLVERS = {"hermit": solve_hermit, "quarto": solve_quarto}
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    SOLVERS[args.game](args.target)
+    SOLVERS[args.game](args)
     return 0
 
 
@@ -290,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument("game", choices=sorted(SOLVERS))
     solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
+    solve.add_argument(
+        "--first", action="store_true", help="hermit: stop at the first winning first move (the centre first)"
+    )
     solve.set_defaults(run=cmd_solve)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
     serve.add_argument("--host", default="127.0.0.1")

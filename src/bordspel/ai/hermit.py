@@ -201,43 +201,56 @@ class GrundySolver:
 class SolveReport:
     n: int
     first_player_wins: bool
-    grundy: int
+    grundy: int | None
+    """The Grundy value of the empty board: 0 when the second player wins; computed up to 3x3."""
     winning_moves: list[HermitMove]
     moves: int
+    """First moves tried (all of them, unless the search stopped at the first winning one)."""
     examined: int
+    """Positions searched plus small regions given a Grundy value."""
     seconds: float
 
 
 Progress = Callable[[int, int, int, float], None]
-"""``progress(first moves done, first moves, regions solved, seconds)``."""
+"""``progress(first moves done, first moves, positions examined, seconds)``."""
 
 
-def solve_empty(n: int, progress: Progress | None = None) -> SolveReport:
-    """Solve the empty n x n board: who wins and every winning first move."""
+def solve_empty(n: int, progress: Progress | None = None, first_only: bool = False) -> SolveReport:
+    """Solve the empty n x n board: who wins, and every winning first move (or the first found).
+
+    Each first move is settled by the pruned win/loss search of ``hermit_proof``; first moves
+    that are images of one already settled under a symmetry are not searched again.
+    """
+    from bordspel.ai.hermit_proof import ProofSolver
+
     started = time.perf_counter()
-    solver = GrundySolver(n)
+    solver = ProofSolver(n)
     start = HermitState.initial(size=n)
     moves = sorted(start.legal_moves(), key=lambda m: _distance_to_centre(m, n))
     done = 0
-    if progress is not None:
-        solver.on_progress = lambda examined: progress(
-            done - 1, len(moves), examined, time.perf_counter() - started
-        )
+
+    def examined() -> int:
+        return solver.examined + solver.grundy.examined
+
+    def report_progress(settled: int) -> None:
+        if progress is not None:
+            progress(settled, len(moves), examined(), time.perf_counter() - started)
+
+    solver.on_progress = lambda _: report_progress(done - 1)
     winning = []
-    seen: dict[tuple[tuple[int, int, int], ...], bool] = {}
+    seen: dict[tuple[tuple[tuple[int, int, int], ...], int], bool] = {}
     for done, move in enumerate(moves, 1):
-        after = solver.accepts(start.apply_unchecked(move))
-        key = tuple(sorted(min(solver.canon.images(r)) for r in regions(after, solver.geo)))
+        position = solver.position(solver.grundy.accepts(start.apply_unchecked(move)))
+        key = solver.key(position)
         if key not in seen:
-            seen[key] = solver.position_value(after) == 0
+            seen[key] = not solver.wins(position)
         if seen[key]:
             winning.append(move)
-        if progress is not None:
-            progress(done, len(moves), solver.examined, time.perf_counter() - started)
-    grundy = solver.value(start) if n * n <= 36 or winning else -1
-    return SolveReport(
-        n, bool(winning), grundy, winning, len(moves), solver.examined, time.perf_counter() - started
-    )
+        report_progress(done)
+        if winning and first_only:
+            break
+    grundy = 0 if not winning else solver.grundy.value(start) if n <= 3 else None
+    return SolveReport(n, bool(winning), grundy, winning, done, examined(), time.perf_counter() - started)
 
 
 def _distance_to_centre(move: HermitMove, n: int) -> float:
@@ -291,28 +304,31 @@ def evaluate(state: State, seat: int) -> float:
 
 
 def solver(time_limit: float | None) -> Endgame:
-    """The perfect move when the Grundy values come within ``time_limit`` seconds, else None.
+    """A winning move when the win/loss search settles every move within ``time_limit`` seconds,
+    else None; any move when every move loses.
 
     On odd boards the first player follows the mirror strategy, which needs no search.
     """
-    solvers: dict[int, GrundySolver] = {}
+    from bordspel.ai.hermit_proof import ProofSolver
+
+    solvers: dict[int, ProofSolver] = {}
 
     def best_move(state: State) -> HermitMove | None:
         assert isinstance(state, HermitState)
         if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
             return MirrorPlayer().step(state)
-        grundy = solvers.setdefault(state.n, GrundySolver(state.n))
-        grundy.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        proof = solvers.setdefault(state.n, ProofSolver(state.n))
+        proof.deadline = None if time_limit is None else time.perf_counter() + time_limit
         try:
             moves = state.legal_moves()
             for move in moves:
-                if grundy.value(state.apply_unchecked(move)) == 0:
+                if not proof.wins(proof.position(proof.grundy.accepts(state.apply_unchecked(move)))):
                     return move
             return moves[0]  # every move loses against perfect play
         except OutOfTime:
             return None
         finally:
-            grundy.deadline = None
+            proof.deadline = None
 
     return best_move
 

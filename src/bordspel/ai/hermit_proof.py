@@ -1,0 +1,143 @@
+"""Win or loss of Hermit positions by a pruned search, for boards too big for Grundy values.
+
+A full Grundy value needs the values of every move; who wins needs only one winning move, or
+all moves refuted. This search keeps that pruning where it pays, on the large regions, and
+takes exact Grundy values (``GrundySolver``) for small ones: by Sprague-Grundy theory the small
+regions together act as one Nim heap, so a position is a set of large regions plus a heap.
+Two copies of the same region cancel (their Grundy values XOR to zero), so a move that splits
+the board into mirror images is recognised at once. Replies that leave the board symmetric under
+a point reflection are tried first: on odd boards that is the known winning strategy, and
+elsewhere a cheap guess.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from bordspel.ai.hermit import GrundySolver, Region, after_block, blocks, regions
+from bordspel.ai.search import OutOfTime
+
+__all__ = ["Position", "ProofSolver"]
+
+Key = tuple[int, int, int]
+
+Large = tuple[tuple[Key, Region], ...]
+"""Large regions: canonical key and squares, sorted by key, each key once."""
+Position = tuple[Large, int]
+"""The large regions and the Nim heap that the small ones add up to."""
+
+
+@dataclass
+class ProofSolver:
+    """Who wins Hermit positions on an n x n board; regions of at most ``small`` live squares get
+    Grundy values, larger ones are searched."""
+
+    n: int
+    small: int = 10
+    examined: int = 0
+    """Positions searched (not found in the table)."""
+    table: dict[tuple[tuple[Key, ...], int], bool] = field(default_factory=dict)
+    deadline: float | None = None
+    on_progress: Callable[[int], None] | None = None
+    """Called with the number of positions examined, every 10,000."""
+
+    def __post_init__(self) -> None:
+        self.grundy = GrundySolver(self.n)
+        self.geo = self.grundy.geo
+        self.cells = self.n * self.n
+
+    # -- positions -------------------------------------------------------------------------------
+    def position(self, accepts: Region) -> Position:
+        """Split what each square accepts into large regions and the heap of the small ones."""
+        return self._combine({}, 0, accepts)
+
+    def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
+        """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs."""
+        merged = dict(large)
+        for region in regions(accepts, self.geo):
+            if (region[0] | region[1] | region[2]).bit_count() <= self.small:
+                heap ^= self.grundy.region_value(region)
+                continue
+            key = min(self.grundy.canon.images(region))
+            if merged.pop(key, None) is None:
+                merged[key] = region
+        return tuple(sorted(merged.items())), heap
+
+    @staticmethod
+    def key(position: Position) -> tuple[tuple[Key, ...], int]:
+        """What the value depends on: the kinds of large regions and the heap."""
+        large, heap = position
+        return tuple(k for k, _ in large), heap
+
+    def wins(self, position: Position) -> bool:
+        """Whether the player to move wins."""
+        large, heap = position
+        if not large:
+            return heap != 0
+        key = self.key(position)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self._count()
+        result = any(not self.wins(child) for child in self._children(position))
+        self.table[key] = result
+        return result
+
+    def _count(self) -> None:
+        self.examined += 1
+        if self.examined % 1024 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            if self.on_progress is not None and self.examined % 10_240 == 0:
+                self.on_progress(self.examined)
+
+    # -- moves -----------------------------------------------------------------------------------
+    def _children(self, position: Position) -> Iterator[Position]:
+        """The positions after each move: known losses first, then symmetric ones, then the rest."""
+        large, heap = position
+        children = [self._combine(rest, heap, after) for rest, after in self._region_moves(large)]
+        children += [(large, smaller) for smaller in range(heap)]
+        later = []
+        for child in children:
+            if self._known(child) is False:
+                yield child
+                return
+        for child in children:
+            if self._symmetric(child):
+                yield child
+            else:
+                later.append(child)
+        later.sort(key=self._size)
+        yield from later
+
+    def _region_moves(self, large: Large) -> Iterator[tuple[dict[Key, Region], Region]]:
+        for index, (_, region) in enumerate(large):
+            rest = dict(large[:index] + large[index + 1 :])
+            for colour, _, _, block in blocks(region, self.geo):
+                yield rest, after_block(region, colour, block, self.geo)
+
+    def _known(self, child: Position) -> bool | None:
+        large, heap = child
+        if not large:
+            return heap != 0
+        return self.table.get(self.key(child))
+
+    def _symmetric(self, child: Position) -> bool:
+        """Whether the large regions, where they lie, are their own point reflection."""
+        large, _ = child
+        masks = [0, 0, 0]
+        for _, region in large:
+            for colour in range(3):
+                masks[colour] |= region[colour]
+        return all(self._reflect(mask) == mask for mask in masks)
+
+    def _reflect(self, mask: int) -> int:
+        """The point reflection of a bitboard through the centre of the board."""
+        return int(format(mask, f"0{self.cells}b")[::-1], 2)
+
+    @staticmethod
+    def _size(child: Position) -> int:
+        large, _ = child
+        return sum((r[0] | r[1] | r[2]).bit_count() for _, r in large)
