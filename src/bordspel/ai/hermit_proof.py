@@ -35,7 +35,7 @@ class ProofSolver:
     Grundy values, larger ones are searched."""
 
     n: int
-    small: int = 10
+    small: int = 8
     examined: int = 0
     """Positions searched (not found in the table)."""
     table: dict[tuple[tuple[Key, ...], int], bool] = field(default_factory=dict)
