@@ -74,16 +74,16 @@ def schedule(
     """
     seats = new_game(game, **options).num_players
     frozen = tuple(sorted(options.items()))
-    rounds = len(players)
+    per_round = len(players)
     return [
         GameTask(
             i,
             game,
             frozen,
-            tuple(players[(s + i) % rounds] for s in range(seats)),
+            tuple(players[(s + i) % per_round] for s in range(seats)),
             seed * 100_003 + i,
             opening,
-            seed * 100_003 + i // rounds,
+            seed * 100_003 + i // per_round,
         )
         for i in range(games)
     ]

@@ -322,7 +322,7 @@ def solver(time_limit: float | None) -> Endgame:
         try:
             moves = state.legal_moves()
             for move in moves:
-                if not proof.wins(proof.position(proof.grundy.accepts(state.apply_unchecked(move)))):
+                if not proof.state_wins(state.apply_unchecked(move)):
                     return move
             return moves[0]  # every move loses against perfect play
         except OutOfTime:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 from bordspel.ai.hermit import GrundySolver, Region, after_block, blocks, regions
 from bordspel.ai.search import OutOfTime
+from bordspel.core import State
+from bordspel.hermit import HermitState, board_symmetries, permute
 
 __all__ = ["Position", "ProofSolver"]
 
@@ -46,12 +48,17 @@ class ProofSolver:
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
         self.geo = self.grundy.geo
-        self.cells = self.n * self.n
+        self.half_turn = board_symmetries(self.n)[2]
 
     # -- positions -------------------------------------------------------------------------------
     def position(self, accepts: Region) -> Position:
         """Split what each square accepts into large regions and the heap of the small ones."""
         return self._combine({}, 0, accepts)
+
+    def state_wins(self, state: State) -> bool:
+        """Whether the player to move in an engine position wins."""
+        assert isinstance(state, HermitState)
+        return self.wins(self.position(self.grundy.accepts(state)))
 
     def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
         """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs."""
@@ -73,16 +80,12 @@ class ProofSolver:
 
     def wins(self, position: Position) -> bool:
         """Whether the player to move wins."""
-        large, heap = position
-        if not large:
-            return heap != 0
-        key = self.key(position)
-        known = self.table.get(key)
+        known = self._known(position)
         if known is not None:
             return known
         self._count()
         result = any(not self.wins(child) for child in self._children(position))
-        self.table[key] = result
+        self.table[self.key(position)] = result
         return result
 
     def _count(self) -> None:
@@ -118,11 +121,12 @@ class ProofSolver:
             for colour, _, _, block in blocks(region, self.geo):
                 yield rest, after_block(region, colour, block, self.geo)
 
-    def _known(self, child: Position) -> bool | None:
-        large, heap = child
+    def _known(self, position: Position) -> bool | None:
+        """The value when it needs no search: no large region left, or found before."""
+        large, heap = position
         if not large:
             return heap != 0
-        return self.table.get(self.key(child))
+        return self.table.get(self.key(position))
 
     def _symmetric(self, child: Position) -> bool:
         """Whether the large regions, where they lie, are their own point reflection."""
@@ -131,11 +135,7 @@ class ProofSolver:
         for _, region in large:
             for colour in range(3):
                 masks[colour] |= region[colour]
-        return all(self._reflect(mask) == mask for mask in masks)
-
-    def _reflect(self, mask: int) -> int:
-        """The point reflection of a bitboard through the centre of the board."""
-        return int(format(mask, f"0{self.cells}b")[::-1], 2)
+        return all(permute(mask, self.half_turn) == mask for mask in masks)
 
     @staticmethod
     def _size(child: Position) -> int:
