@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bordspel.core import BordspelError, State, available_games, game_class
+from bordspel.core import BordspelError, Move, State, available_games, game_class
+from bordspel.progress import ProgressLine
 
 __all__ = ["main"]
 
@@ -46,12 +47,10 @@ def _convert(text: str, default: object, name: str) -> object:
     return text
 
 
-def _show(state: State, colour: bool) -> str:
-    if not colour:
-        return str(state)
-    from bordspel import ansi
+def _show(state: State, colour: bool, last: Move | None = None) -> str:
+    from bordspel.play import picture
 
-    return ansi.render(state)
+    return picture(state, colour, last)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -69,11 +68,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     state = game_class(args.game).initial(**parse_options(args.game, args.option))
     colour = sys.stdout.isatty() and not args.plain
+    move = None
     while not state.is_over():
         move = state.random_move(rng)
         print(f"player {state.to_move + 1} plays {move.to_str()}")
         state = state.apply(move)
-    print(_show(state, colour))
+    print(_show(state, colour, move))
     outcome = state.outcome()
     assert outcome is not None
     print(f"result {outcome.result_str()} ({outcome.termination})")
@@ -110,7 +110,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         if ply:
             print(f"\n{ply}. {game.moves[ply - 1].to_str()}")
         if args.all or ply == len(game.states) - 1:
-            print(_show(state, colour))
+            print(_show(state, colour, game.moves[ply - 1] if ply else None))
     outcome = game.outcome()
     print(f"result {outcome.result_str() if outcome else '*'}")
     return 0
@@ -145,12 +145,13 @@ def solve_hermit(args: argparse.Namespace) -> None:
     except ValueError:
         raise BordspelError(f"solve hermit takes a board size, like 4, not {args.target!r}") from None
 
+    line = ProgressLine()
+
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
-        line = f"\rfirst moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s"
-        print(line, end="", file=sys.stderr, flush=True)
+        line.update(f"first moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s")
 
     report = solve_empty(size, progress, args.first)
-    print(file=sys.stderr)
+    line.close()
     winner = "the first player" if report.first_player_wins else "the second player"
     grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
     print(f"Hermit {size}x{size}: {winner} wins{grundy}")
@@ -318,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BordspelError as error:
         print(f"bordspel: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nbordspel: interrupted", file=sys.stderr)
+        return 130
     return code
 
 

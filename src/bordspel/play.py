@@ -14,10 +14,10 @@ from typing import TextIO
 from bordspel import ansi
 from bordspel.ai import make_player
 from bordspel.ai.players import Player
-from bordspel.core import BordspelError, State
+from bordspel.core import BordspelError, Move, State
 from bordspel.record import Game
 
-__all__ = ["Session"]
+__all__ = ["Session", "picture", "seats_for"]
 
 HUMAN = "human"
 HELP = """Type a move (e.g. {example}), or one of:
@@ -65,7 +65,8 @@ class Session:
     def _show(self) -> None:
         state = self.game.state
         self._say("")
-        self._say(_picture(state, self.colour))
+        last = self.game.moves[-1] if self.game.moves else None
+        self._say(picture(state, self.colour, last))
         outcome = state.outcome()
         if outcome is None:
             self._say(f"{self._seat_name(state.to_move)} to move")
@@ -169,17 +170,19 @@ class Session:
         self._say(HELP.format(example=example, hint=self.hint_spec))
 
 
-def _picture(state: State, colour: bool) -> str:
+def picture(state: State, colour: bool, last: Move | None = None) -> str:
+    """The position for a terminal, the squares of ``last`` (the move that led here) marked."""
+    text = ansi.render(state, last, colour=colour)
     if not colour:
-        return str(state)
+        return text
     try:
         from rich.console import Console
         from rich.text import Text
     except ImportError:
-        return ansi.render(state)
+        return text
     console = Console(force_terminal=True)
     with console.capture() as captured:
-        console.print(Text.from_ansi(ansi.render(state)))
+        console.print(Text.from_ansi(text))
     return captured.get().rstrip("\n")
 
 

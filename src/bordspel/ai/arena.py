@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +27,7 @@ from typing import Any, Protocol, TextIO
 
 from bordspel.ai.registry import make_player
 from bordspel.core import BordspelError, new_game
+from bordspel.progress import ProgressLine
 from bordspel.record import Game
 
 __all__ = [
@@ -153,10 +155,18 @@ class ProcessBackend:
         self.workers = workers or os.cpu_count() or 1
 
     def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts_to_the_parent)
+        try:
             futures = [pool.submit(work, task) for task in tasks]
             for future in as_completed(futures):
                 yield future.result()
+        finally:  # also on Ctrl-C: drop the games not started, wait for the running ones
+            pool.shutdown(cancel_futures=True)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """Workers ignore Ctrl-C, so that only the parent stops the arena (with no tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RayBackend:
@@ -226,9 +236,23 @@ class PlayerStats:
 
 
 def elo(score: float) -> float:
-    """The Elo difference that predicts ``score`` (clamped for 0 % and 100 %)."""
-    score = min(max(score, 0.001), 0.999)
+    """The Elo difference that predicts ``score``: minus or plus infinity for 0 % and 100 %."""
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(math.inf, score - 0.5)
     return -400 * math.log10(1 / score - 1)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+
+def elo_estimate(score: float, low: float, high: float) -> str:
+    """The Elo difference for a score; for 100 % (0 %) only a bound, from the interval's end."""
+    if score >= 1.0:
+        return ">=" + _signed(elo(low))
+    if score <= 0.0:
+        return "<=" + _signed(elo(high))
+    return _signed(elo(score))
 
 
 @dataclass
@@ -266,11 +290,11 @@ class Standings:
         ]
         for stats in self.stats.values():
             low, high = stats.interval()
-            rating = f"{elo(stats.score):+.0f}"
-            spread = f"[{elo(low):+.0f},{elo(high):+.0f}]" if stats.games else ""
+            rating = elo_estimate(stats.score, low, high)
+            spread = f"[{_signed(elo(low))},{_signed(elo(high))}]" if stats.games else ""
             lines.append(
                 f"{stats.name:28} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
-                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>5} {spread}"
+                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>6} {spread}"
             )
         return "\n".join(lines)
 
@@ -293,7 +317,7 @@ def progress_line(standings: Standings, total: int, started: float) -> str:
         f"{s.name.split(':')[0]} {s.wins}-{s.draws}-{s.losses}" for s in standings.stats.values()
     )
     bar = "#" * filled + "." * (width - filled)
-    return f"\r[{bar}] {done}/{total} games {time.perf_counter() - started:5.0f}s  {parts}"
+    return f"[{bar}] {done}/{total} games {time.perf_counter() - started:5.0f}s  {parts}"
 
 
 def run_arena(
@@ -314,6 +338,8 @@ def run_arena(
     """
     if len(players) < 2:
         raise BordspelError("the arena needs at least two players")
+    if games < 1:
+        raise BordspelError(f"the arena plays at least one game: give -n 1 or more, not {games}")
     options = options or {}
     for spec in players:
         make_player(spec, game)  # refuse unknown players before any game starts
@@ -323,15 +349,15 @@ def run_arena(
     tasks = schedule(game, names, games, seed, options, opening)
     standings = Standings.empty(names)
     started = time.perf_counter()
+    line = ProgressLine(progress) if progress is not None else None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     for result in (backend or ProcessBackend()).run(play_game, tasks):
         standings.add(result)
         if records is not None:
             (records / f"game-{result.task.index + 1:04d}.txt").write_text(result.record, encoding="utf-8")
-        if progress is not None:
-            progress.write(progress_line(standings, len(tasks), started))
-            progress.flush()
-    if progress is not None:
-        progress.write("\n")
+        if line is not None:
+            line.update(progress_line(standings, len(tasks), started))
+    if line is not None:
+        line.close()
     return standings
