@@ -112,11 +112,6 @@ def test_winning_worker_is_first_alphabetically_on_level_three() -> None:
 
 
 # -- the engine --------------------------------------------------------------------------------
-def test_perft_counts() -> None:
-    start = SantoriniState.initial(workers=PERFT_START)
-    assert [start.perft(d) for d in (1, 2, 3)] == [68, 5_156, 350_208]
-
-
 def test_setup_phase() -> None:
     state = SantoriniState.initial()
     assert state.in_setup and state.to_move == 0 and state.count_moves() == 300
