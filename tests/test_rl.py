@@ -3,6 +3,7 @@ Python MCTS on every game, and the arena on a local Ray runtime."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import warnings
@@ -67,6 +68,18 @@ def test_pettingzoo_api(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         api_test(env(game, mask_in=mask_in, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize(
+    "game, options", [("hermit", {"size": 3}), ("santorini", {"players": 3}), ("quarto", {})]
+)
+def test_pettingzoo_render_and_seed_tests(game: str, options: dict[str, Any]) -> None:
+    from pettingzoo.test import render_test, seed_test
+
+    from bordspel.rl.pettingzoo import env
+
+    render_test(functools.partial(env, game, **options))
+    seed_test(functools.partial(env, game, **options), num_cycles=50)
 
 
 def test_pettingzoo_follows_the_classic_games() -> None:
@@ -178,12 +191,18 @@ def test_gymnasium_vector_envs_reproducible() -> None:
 
 def test_gymnasium_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     import gymnasium
+    from gymnasium.utils.env_checker import check_env
 
-    import bordspel.rl.gymnasium  # noqa: F401
+    import bordspel.rl.gymnasium
 
+    for mode in ("rgb_array", "ansi", "svg", "human"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(gymnasium.make("bordspel/Quarto-v0", render_mode=mode).unwrapped)
     environment = gymnasium.make("bordspel/Quarto-v0", render_mode="rgb_array")
     environment.reset(seed=0)
     assert_picture(environment.render())
+    capsys.readouterr()
     shown = gymnasium.make("bordspel/Hermit-v0", render_mode="human", size=3)
     shown.reset(seed=0)
     assert shown.render() is None and "a" in capsys.readouterr().out
