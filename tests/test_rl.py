@@ -3,6 +3,8 @@ Python MCTS on every game, and the arena on a local Ray runtime."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
 import warnings
 from typing import Any
@@ -41,21 +43,60 @@ def test_codecs_round_trip_and_masks(game: str, options: dict[str, Any]) -> None
         state = state.apply(state.random_move(rng))
 
 
+@pytest.fixture
+def dict_observations_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    """List our environments with PettingZoo's classic games whose observations are dicts.
+
+    ``api_test`` warns "Observation is not a NumPy array" and that the space should be a Box
+    for any dict observation outside its built-in lists; every other warning stays an error.
+    """
+    module = importlib.import_module("pettingzoo.test.api_test")
+    names = [f"bordspel_{game}_v0" for game in ("hermit", "santorini", "quarto")]
+    for known in ("env_obs_dicts", "env_obs_space"):
+        monkeypatch.setattr(module, known, [*getattr(module, known), *names])
+
+
+@pytest.mark.parametrize("mask_in", ["observation", "info"])
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
-def test_pettingzoo_api(game: str, options: dict[str, Any]) -> None:
+def test_pettingzoo_api(
+    game: str, options: dict[str, Any], mask_in: str, dict_observations_known: None
+) -> None:
     from pettingzoo.test import api_test
 
     from bordspel.rl.pettingzoo import env
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        api_test(env(game, **options), num_cycles=200)
+        api_test(env(game, mask_in=mask_in, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize(
+    "game, options", [("hermit", {"size": 3}), ("santorini", {"players": 3}), ("quarto", {})]
+)
+def test_pettingzoo_render_and_seed_tests(game: str, options: dict[str, Any]) -> None:
+    from pettingzoo.test import render_test, seed_test
+
+    from bordspel.rl.pettingzoo import env
+
+    render_test(functools.partial(env, game, **options))
+    seed_test(functools.partial(env, game, **options), num_cycles=50)
+
+
+def test_pettingzoo_follows_the_classic_games() -> None:
+    from bordspel.rl.pettingzoo import env
+
+    environment = env("quarto")
+    environment.reset(seed=0)
+    assert environment.possible_agents == ["player_0", "player_1"]
+    observation = environment.observe("player_0")
+    assert set(observation) == {"observation", "action_mask"} and observation["action_mask"].sum() == 16
+    assert environment.observation_space("player_0")["action_mask"].contains(observation["action_mask"])
 
 
 def test_pettingzoo_rewards_and_render() -> None:
     from bordspel.rl.pettingzoo import env
 
-    environment = env("santorini", render_mode="svg", players=4, mask_in="observation")
+    environment = env("santorini", render_mode="rgb_array", players=4)
     environment.reset(seed=1)
     rng = np.random.default_rng(1)
     final: dict[str, float] = {}
@@ -69,11 +110,24 @@ def test_pettingzoo_rewards_and_render() -> None:
         environment.step(int(rng.choice(np.flatnonzero(mask))))
     rewards = [final[a] for a in environment.possible_agents]
     assert sorted(rewards) == [-1, -1, 1, 1] and rewards[0] == rewards[2]
-    assert environment.render().startswith("<svg")
+    assert_picture(environment.render())
 
 
-@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
-def test_gymnasium_check_env(game: str, options: dict[str, Any]) -> None:
+def assert_picture(pixels: Any) -> None:
+    """An RGB frame of a few hundred pixels a side, not blank."""
+    assert pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3
+    assert min(pixels.shape[:2]) >= 200 and len(np.unique(pixels.reshape(-1, 3), axis=0)) > 10
+
+
+SEATS = [
+    (game, options, seat)
+    for game, options in VARIANTS
+    for seat in range(new_game(game, **options).num_players)
+]
+
+
+@pytest.mark.parametrize("game, options, seat", SEATS, ids=[f"{g}-{o}-seat{s}" for g, o, s in SEATS])
+def test_gymnasium_check_env(game: str, options: dict[str, Any], seat: int) -> None:
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
@@ -81,8 +135,79 @@ def test_gymnasium_check_env(game: str, options: dict[str, Any]) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        environment = gymnasium.make(f"bordspel/{game.capitalize()}-v0", opponent="random", **options)
+        environment = gymnasium.make(
+            f"bordspel/{game.capitalize()}-v0", opponent="random", seat=seat, **options
+        )
         check_env(environment.unwrapped)
+
+
+def first_legal_episodes(environment: Any, seed: int, episodes: int) -> list[tuple[float, str]]:
+    """Reset with ``seed`` once, then play ``episodes`` games taking the first legal action."""
+    games = []
+    _, info = environment.reset(seed=seed)
+    for episode in range(episodes):
+        if episode:
+            _, info = environment.reset()
+        done, reward = False, 0.0
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            _, reward, done, _, info = environment.step(action)
+        games.append((reward, environment.unwrapped.state.to_str()))
+    return games
+
+
+def test_gymnasium_seeding_repeats_episodes() -> None:
+    import gymnasium
+
+    import bordspel.rl.gymnasium  # noqa: F401
+
+    def make() -> Any:
+        return gymnasium.make("bordspel/Santorini-v0", opponent="random", players=3, seat=1)
+
+    games = first_legal_episodes(make(), 7, 4)
+    assert first_legal_episodes(make(), 7, 4) == games
+    assert len(set(games)) > 1 and first_legal_episodes(make(), 8, 4) != games
+
+
+def test_gymnasium_vector_envs_reproducible() -> None:
+    import gymnasium
+
+    import bordspel.rl.gymnasium  # noqa: F401
+
+    def returns() -> list[float]:
+        envs = gymnasium.make_vec("bordspel/Hermit-v0", num_envs=2, vectorization_mode="sync", size=3)
+        _, info = envs.reset(seed=0)
+        total = []
+        for _ in range(40):
+            actions = [int(np.argmax(mask)) for mask in info["action_mask"]]  # 0 when done: autoreset
+            _, reward, _, _, info = envs.step(np.array(actions))
+            total += reward.tolist()
+        envs.close()
+        return total
+
+    first = returns()
+    assert returns() == first == returns() and any(first)
+
+
+def test_gymnasium_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import bordspel.rl.gymnasium
+
+    for mode in ("rgb_array", "ansi", "svg", "human"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(gymnasium.make("bordspel/Quarto-v0", render_mode=mode).unwrapped)
+    environment = gymnasium.make("bordspel/Quarto-v0", render_mode="rgb_array")
+    environment.reset(seed=0)
+    assert_picture(environment.render())
+    capsys.readouterr()
+    shown = gymnasium.make("bordspel/Hermit-v0", render_mode="human", size=3)
+    shown.reset(seed=0)
+    assert shown.render() is None and "a" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode"):
+        bordspel.rl.gymnasium.BordspelEnv("hermit", render_mode="window")
 
 
 def test_gymnasium_episode_against_a_level() -> None:
@@ -134,6 +259,50 @@ def test_openspiel_parameters_shape_the_game() -> None:
     assert pyspiel.load_game("python_bordspel_hermit", {"size": 4}).num_distinct_actions() == 9 * 16
     assert pyspiel.load_game("python_bordspel_santorini", {"players": 3}).num_players() == 3
     assert pyspiel.load_game("python_bordspel_quarto").max_game_length() == 17
+
+
+@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+def test_openspiel_random_simulations_with_serialisation(game: str, options: dict[str, Any]) -> None:
+    import pyspiel
+
+    import bordspel.rl.openspiel  # noqa: F401
+
+    pyspiel.random_sim_test(pyspiel.load_game(f"python_bordspel_{game}", options), num_sims=3, serialize=True,
+                            verbose=False)  # fmt: skip
+
+
+def test_openspiel_utilities_per_variant() -> None:
+    import pyspiel
+
+    import bordspel.rl.openspiel  # noqa: F401
+
+    utility = pyspiel.GameType.Utility
+    kinds = {
+        players: (game.get_type().utility, game.utility_sum())
+        for players in (2, 3, 4)
+        for game in [pyspiel.load_game("python_bordspel_santorini", {"players": players})]
+    }
+    assert kinds == {2: (utility.ZERO_SUM, 0.0), 3: (utility.CONSTANT_SUM, -1.0), 4: (utility.ZERO_SUM, 0.0)}
+
+
+def test_openspiel_strict_actions_history_and_pickling() -> None:
+    import pickle
+
+    import pyspiel
+
+    import bordspel.rl.openspiel  # noqa: F401
+    from bordspel.core import BordspelError
+
+    game = pyspiel.load_game("python_bordspel_quarto")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    state.apply_action(16 + 0 * 17 + 4)
+    with pytest.raises(BordspelError, match="not legal"):
+        state.action_to_string(0, 3)
+    assert state.information_state_string(0) == "D a1:E" != state.observation_string(0)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == [3, 20] and str(copy) == str(state)
+    assert copy.information_state_string(1) == "D a1:E"
 
 
 def test_arena_on_a_local_ray_runtime() -> None:

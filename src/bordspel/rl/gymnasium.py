@@ -6,27 +6,33 @@ passes the options on. The agent plays ``seat`` (0-based) and the opponent every
 Observations are the planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal
 actions. The reward is +1/-1/0 when the game ends; an illegal action ends the episode with -1
 (``info["illegal_action"]``).
+
+Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``np_random``, and every reset draws the
+opponent's seed from it, so ``reset(seed=7)`` then ``reset()`` repeats the same games, and two
+environments (or vector environments) given the same seed play the same episodes. Render modes:
+``rgb_array``, ``ansi``, ``svg`` and ``human`` (see ``bordspel.rl.render``).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from bordspel import ansi, svg
 from bordspel.ai import make_player
 from bordspel.core import BordspelError, State, new_game
 from bordspel.rl.codecs import Planes, codec_for
+from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
 __all__ = ["BordspelEnv"]
 
 
 class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}  # noqa: RUF012 (gymnasium declares it so)
+    """One seat of a bordspel game against a bordspel player on every other seat."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,
@@ -40,6 +46,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.codec = codec_for(self.start.name)
         if not 0 <= seat < self.start.num_players:
             raise ValueError(f"seat is from 0 to {self.start.num_players - 1}")
+        check_mode(render_mode)
         self.opponent_spec, self.seat, self.render_mode = opponent, seat, render_mode
         self.action_space = spaces.Discrete(self.codec.num_actions(self.start))
         shape = self.codec.observe(self.start, seat).shape
@@ -64,10 +71,11 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Planes, dict[str, Any]]:
         super().reset(seed=seed)
-        opponent_seed = random.Random(seed).randrange(2**31) if seed is not None else None
+        opponent_seed = int(self.np_random.integers(2**31))
         self.opponent = make_player(self.opponent_spec, self.start.name, seed=opponent_seed)
         self.state = self.start
         self._opponents_move()
+        self._show()
         return self.codec.observe(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[Planes, float, bool, bool, dict[str, Any]]:
@@ -83,15 +91,17 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
             )
         self.state = self.state.apply(move)
         self._opponents_move()
+        self._show()
         over = self.state.is_over()
         return self.codec.observe(self.state, self.seat), self._reward(), over, False, self._info()
 
-    def render(self) -> str | None:
-        if self.render_mode == "svg":
-            return svg.render(self.state)
-        if self.render_mode == "ansi":
-            return ansi.render(self.state)
-        return None
+    def _show(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Any:
+        """The frame of ``render_mode``: pixels, text or SVG; ``human`` prints and returns None."""
+        return frame(self.state, self.render_mode)
 
 
 for _name in ("Hermit", "Santorini", "Quarto"):

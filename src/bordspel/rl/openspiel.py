@@ -5,6 +5,11 @@
 parameters (Santorini: ``players``, ``finite_supply``; Quarto: ``advanced``). Actions are those
 of ``bordspel.rl.codecs``; observers give the planes as tensors and the position as strings,
 so OpenSpiel's Python algorithms (MCTS, minimax, ...) run on these games.
+
+Utilities follow each variant: two players and Santorini's two teams of four are zero-sum,
+three-player Santorini is constant-sum (one winner: +1, -1, -1). The information state is the
+history of moves in notation; states serialise (and pickle) as the game's parameters and the
+actions played, replayed on loading, so no engine state is pickled.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import pyspiel
 from bordspel.core import State, new_game
 from bordspel.rl.codecs import codec_for
 
-__all__ = ["BordspelGame", "BordspelState"]
+__all__ = ["BordspelGame", "BordspelState", "Line"]
 
 PARAMETERS: dict[str, dict[str, Any]] = {
     "hermit": {"size": 5},
@@ -32,7 +37,14 @@ LONGEST = {
 }
 
 
-def _game_type(game: str) -> pyspiel.GameType:
+def utility_of(players: int) -> tuple[pyspiel.GameType.Utility, float | None]:
+    """The utility kind and sum of a variant: zero-sum but for three-player Santorini's one winner."""
+    if players == 3:
+        return pyspiel.GameType.Utility.CONSTANT_SUM, -1.0
+    return pyspiel.GameType.Utility.ZERO_SUM, 0.0
+
+
+def _game_type(game: str, players: int) -> pyspiel.GameType:
     low, high = PLAYERS[game]
     return pyspiel.GameType(
         short_name=f"python_bordspel_{game}",
@@ -40,7 +52,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if high == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility_of(players)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -52,40 +64,72 @@ def _game_type(game: str) -> pyspiel.GameType:
     )
 
 
+class Line:
+    """A position and the actions that led to it from a game's start.
+
+    It pickles as the game, its options and the actions (replayed on loading), never as an
+    engine state.
+    """
+
+    def __init__(self, game: str, options: dict[str, Any], actions: tuple[int, ...] = ()) -> None:
+        self.game, self.options = game, options
+        self.codec = codec_for(game)
+        self.actions: tuple[int, ...] = ()
+        self.notations: tuple[str, ...] = ()
+        self.position: State = new_game(game, **options)
+        for action in actions:
+            self.play(action)
+
+    def play(self, action: int) -> None:
+        """Apply ``action``; BordspelError when it is not legal here."""
+        move = self.codec.move(self.position, action)
+        self.position = self.position.apply(move)
+        self.actions += (action,)
+        self.notations += (move.to_str(),)
+
+    def __reduce__(self) -> tuple[type[Line], tuple[str, dict[str, Any], tuple[int, ...]]]:
+        return (Line, (self.game, self.options, self.actions))
+
+
 class BordspelGame(pyspiel.Game):
     """One of the bordspel games, with its options as OpenSpiel parameters."""
 
     game_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        options = {**PARAMETERS[self.game_name], **(params or {})}
-        self.start = new_game(self.game_name, **options)
+        self.options = {**PARAMETERS[self.game_name], **(params or {})}
+        self.start = new_game(self.game_name, **self.options)
         self.codec = codec_for(self.game_name)
+        players = self.start.num_players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions(self.start),
             max_chance_outcomes=0,
-            num_players=self.start.num_players,
+            num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if self.start.num_players == 2 else None,
-            max_game_length=LONGEST[self.game_name](options),
+            utility_sum=utility_of(players)[1],
+            max_game_length=LONGEST[self.game_name](self.options),
         )
-        super().__init__(_game_type(self.game_name), info, options)
+        super().__init__(_game_type(self.game_name, players), info, self.options)
 
     def new_initial_state(self) -> BordspelState:
-        return BordspelState(self, self.start)
+        return BordspelState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        return Observer(self)
+        """The observer of positions, or of histories for a perfect-recall (information state) type."""
+        return Observer(self, perfect_recall=bool(iig_obs_type and iig_obs_type.perfect_recall))
 
 
 class BordspelState(pyspiel.State):
-    """An OpenSpiel state holding an immutable bordspel position."""
+    """An OpenSpiel state holding the line of play to an immutable bordspel position."""
 
-    def __init__(self, game: BordspelGame, position: State) -> None:
+    def __init__(self, game: BordspelGame) -> None:
         super().__init__(game)
-        self.position = position
-        self.codec = game.codec
+        self.line = Line(game.game_name, game.options)
+
+    @property
+    def position(self) -> State:
+        return self.line.position
 
     def current_player(self) -> int:
         if self.position.is_over():
@@ -93,14 +137,14 @@ class BordspelState(pyspiel.State):
         return self.position.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.codec.legal_actions(self.position)
+        return self.line.codec.legal_actions(self.position)
 
     def _apply_action(self, action: int) -> None:
-        self.position = self.position.apply(self.codec.move(self.position, action))
+        self.line.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        move = self.codec.decode(self.position, action)
-        return f"action {action}" if move is None else str(move.to_str())
+        """The move's notation; BordspelError for an action that is not legal here."""
+        return str(self.line.codec.move(self.position, action).to_str())
 
     def is_terminal(self) -> bool:
         return self.position.is_over()
@@ -116,10 +160,14 @@ class BordspelState(pyspiel.State):
 
 
 class Observer:
-    """Observation tensors (the codec's planes) and strings (the position), per player."""
+    """Observation tensors (the codec's planes) and strings, per player.
 
-    def __init__(self, game: BordspelGame) -> None:
-        self.codec = game.codec
+    The string is the position, or with ``perfect_recall`` (the information state) the moves
+    played so far in notation, one space apart.
+    """
+
+    def __init__(self, game: BordspelGame, perfect_recall: bool = False) -> None:
+        self.codec, self.perfect_recall = game.codec, perfect_recall
         planes = self.codec.observe(game.start, 0)
         self.tensor = np.zeros(planes.size, np.float32)
         self.dict = {"observation": self.tensor.reshape(planes.shape)}
@@ -128,12 +176,14 @@ class Observer:
         self.dict["observation"][...] = self.codec.observe(state.position, player)
 
     def string_from(self, state: BordspelState, player: int) -> str:
+        if self.perfect_recall:
+            return " ".join(state.line.notations)
         return state.position.to_str()
 
 
 def _register(game: str) -> None:
     cls = type(f"Bordspel{game.capitalize()}Game", (BordspelGame,), {"game_name": game})
-    pyspiel.register_game(_game_type(game), cls)
+    pyspiel.register_game(_game_type(game, PLAYERS[game][0]), cls)
 
 
 for _game in PARAMETERS:

@@ -1,12 +1,12 @@
 """PettingZoo AEC environments for every game: ``bordspel.rl.pettingzoo.env(game, **options)``.
 
-Agents are ``player_1`` ... ``player_N``. Observations are the planes of ``bordspel.rl.codecs``
-(a ``Box`` of ``int8``); the action mask (1 for the legal actions of the agent to act, all 0 for
-the others) is in ``infos[agent]["action_mask"]``. With ``mask_in="observation"`` the
-observation is instead a dict of ``observation`` and ``action_mask``, as PettingZoo's own
-classic games have it (PettingZoo's ``api_test`` then warns that the space is not a Box, as it
-does for any such environment not on its built-in list). Rewards are +1/-1/0 when the game ends
-(a team shares its result); render modes are ``ansi`` (a coloured text board) and ``svg``.
+As in PettingZoo's classic games, agents are ``player_0`` ... ``player_{N-1}`` (seat order) and
+an observation is a dict of ``observation`` (the planes of ``bordspel.rl.codecs``, a ``Box`` of
+``int8``) and ``action_mask`` (1 for the legal actions of the agent to act, all 0 for the
+others); the mask is also in ``infos[agent]["action_mask"]``. With ``mask_in="info"`` the
+observation is the planes alone. Rewards are +1/-1/0 when the game ends (a team shares its
+result). Render modes: ``rgb_array``, ``ansi``, ``svg`` and ``human`` (see
+``bordspel.rl.render``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bordspel import ansi, svg
 from bordspel.core import new_game
 from bordspel.rl.codecs import codec_for
+from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
 __all__ = ["env", "raw_env"]
 
 
-def env(game: str = "hermit", render_mode: str | None = None, mask_in: str = "info", **options: Any) -> Any:
+def env(
+    game: str = "hermit", render_mode: str | None = None, mask_in: str = "observation", **options: Any
+) -> Any:
     """The environment with PettingZoo's usual guards (illegal moves end the game for the mover)."""
     wrapped: Any = raw_env(game, render_mode=render_mode, mask_in=mask_in, **options)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
@@ -34,20 +36,27 @@ def env(game: str = "hermit", render_mode: str | None = None, mask_in: str = "in
 
 
 class raw_env(AECEnv):  # PettingZoo names the class raw_env
-    metadata = {"render_modes": ["ansi", "svg"], "name": "bordspel_v0", "is_parallelizable": False}  # noqa: RUF012
+    """The unwrapped AEC environment of one game; ``env()`` adds PettingZoo's guards."""
+
+    metadata = {"render_modes": RENDER_MODES, "name": "bordspel_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
-        self, game: str = "hermit", render_mode: str | None = None, mask_in: str = "info", **options: Any
+        self,
+        game: str = "hermit",
+        render_mode: str | None = None,
+        mask_in: str = "observation",
+        **options: Any,
     ) -> None:
         super().__init__()
         if mask_in not in ("info", "observation"):
             raise ValueError(f"mask_in is 'info' or 'observation', not {mask_in!r}")
+        check_mode(render_mode)
         self.mask_in = mask_in
         self.start = new_game(game, **options)
         self.codec = codec_for(self.start.name)
         self.metadata = {**self.metadata, "name": f"bordspel_{self.start.name}_v0"}
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{seat + 1}" for seat in range(self.start.num_players)]
+        self.possible_agents = [f"player_{seat}" for seat in range(self.start.num_players)]
         actions = self.codec.num_actions(self.start)
         shape = self.codec.observe(self.start, 0).shape
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
@@ -113,16 +122,12 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
         self.agent_selection = self.agents[self.state_.to_move]
         self._update_infos()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "svg":
-            return svg.render(self.state_)
-        text = ansi.render(self.state_)
-        return text
+    def render(self) -> Any:
+        """The frame of ``render_mode``: pixels, text or SVG; ``human`` prints and returns None."""
+        return frame(self.state_, self.render_mode)
 
     def close(self) -> None:
         pass
