@@ -5,7 +5,7 @@ plays Quarto between two people as fast as it can: GET the game, POST its first 
 the version it saw), a new game when one ends. Meanwhile ``--thinkers`` threads keep the
 computer busy with games between two ``hard`` players (Santorini, ``/ai`` requests). Prints
 progress every second, then the p50/p99 latency of the GETs and POSTs and of the AI moves, and
-any answer that was not a success.
+any answer that was not a success (then the exit status is 1).
 
 Run:  python benchmarks/load_web.py                          (the README's figures)
       python benchmarks/load_web.py --clients 2 --seconds 3  (a quick look)
@@ -104,7 +104,7 @@ def percentiles(times: list[float]) -> str:
     return f"p50 {cuts[49] * 1000:7.1f} ms  p99 {cuts[98] * 1000:7.1f} ms  ({len(times)} requests)"
 
 
-def main() -> None:
+def main() -> int:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
     parser.add_argument("--clients", type=int, default=8)
@@ -130,7 +130,8 @@ def main() -> None:
     if server is not None:
         server.terminate()
         server.wait()
+    return 1 if load.failures or not load.times["POST"] else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -67,3 +67,27 @@ def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:
         )
     assert result.returncode == 2 and "serving on" not in result.stdout
     assert f"cannot serve on 127.0.0.1:{port}" in result.stderr and "in use" in result.stderr
+
+
+def test_many_requests_for_one_computer_turn_share_one_computation(tmp_path: Path) -> None:
+    with serving(create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))) as base:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            body = {"game": "santorini", "options": {}, "seats": ["hard", "human"]}
+            game = client.post("/api/games", json=body).json()
+        answers: list[httpx.Response] = []
+
+        def ask() -> None:
+            with httpx.Client(base_url=base, timeout=30) as client:
+                headers = {"Authorization": f"Bearer {game['tokens'][1]}"}
+                answers.append(
+                    client.post(f"/api/games/{game['id']}/ai", json={"version": 0}, headers=headers)
+                )
+
+        askers = [threading.Thread(target=ask) for _ in range(20)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join()
+        assert [answer.status_code for answer in answers] == [200] * 20
+        assert {answer.json()["version"] for answer in answers} == {1}
+        assert len({json.dumps(answer.json()["moves"]) for answer in answers}) == 1
