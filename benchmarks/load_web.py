@@ -50,7 +50,7 @@ class Load:
                 answer = json.loads(response.read())
         except urllib.error.HTTPError as error:
             with self.lock:
-                self.failures[f"{kind} {error.code}"] += 1
+                self.failures[f"{kind} {error.code}: {error.read()[:100].decode(errors='replace')}"] += 1
             return None
         with self.lock:
             self.times[kind].append(time.perf_counter() - started)

@@ -98,7 +98,12 @@ class AIPool:
         return self._free
 
     def close(self) -> None:
+        """Let idle workers exit cleanly; kill those still searching after a second."""
         for slot in self._slots:
+            processes = list((slot.executor._processes or {}).values())
+            slot.executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.join(timeout=1)
             slot.stop()
 
 

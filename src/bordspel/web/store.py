@@ -41,7 +41,7 @@ __all__ = [
 NOTATION = 1
 """The version of the move notation written with each stored move."""
 
-BUSY_TIMEOUT = 1.0
+BUSY_TIMEOUT = 2.0
 """Seconds a write waits for another writer before the store gives up (``Busy``)."""
 
 SCHEMA_V0 = (
@@ -175,6 +175,7 @@ class GameStore:
         db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
             db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA synchronous = NORMAL")  # WAL: safe against crashes, fsync per checkpoint
             yield db
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
@@ -233,16 +234,23 @@ class GameStore:
         return StoredGame(game_id, seats, Game(start)), tokens
 
     def change(self, game_id: str, version: int, token: str | None, edit: Edit) -> StoredGame:
-        """Apply ``edit`` to the game the caller saw at ``version``, in one transaction."""
-        with self._connect() as db, _transaction(db):
-            stored = self._load(db, game_id)
-            seat = _seat_of(db, game_id, token)
-            if version != stored.version:
-                raise Conflict(f"the game is at version {stored.version}, not {version}: it changed since")
+        """Apply ``edit`` to the game the caller saw at ``version``.
+
+        The game is read and edited outside the write lock; the write transaction only checks
+        that the version is still the one read, so writers hold the lock for microseconds.
+        """
+        with self._connect() as db:
+            with _transaction(db, "BEGIN"):  # one consistent snapshot of the game and its moves
+                stored = self._load(db, game_id)
+                seat = _seat_of(db, game_id, token)
+            _same_version(stored.version, version)
             before = stored.ply
             edit(stored, seat)
             stored.version += 1
-            self._write(db, stored, min(before, stored.ply))
+            with _transaction(db):
+                (current,) = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+                _same_version(current, version)
+                self._write(db, stored, min(before, stored.ply))
         return stored
 
     def _write(self, db: sqlite3.Connection, stored: StoredGame, kept: int) -> None:
@@ -261,6 +269,11 @@ class GameStore:
         )
 
 
+def _same_version(current: int, seen: int) -> None:
+    if current != seen:
+        raise Conflict(f"the game is at version {current}, not {seen}: it changed since")
+
+
 def _seat_of(db: sqlite3.Connection, game_id: str, token: str | None) -> int | None:
     if token is None:
         return None
@@ -273,9 +286,9 @@ def _seat_of(db: sqlite3.Connection, game_id: str, token: str | None) -> int | N
 
 
 @contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction: other writers wait (briefly), and a failure writes nothing."""
-    db.execute("BEGIN IMMEDIATE")
+def _transaction(db: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """One transaction (by default a write: other writers wait briefly); a failure writes nothing."""
+    db.execute(begin)
     try:
         yield
     except BaseException:
