@@ -8,17 +8,14 @@ BORDSPEL_REQUIRE_BROWSER is set, as it is in CI. Set BORDSPEL_SCREENSHOTS=DIR to
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bordspel.web.app import create_app
+from tests.live import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
@@ -27,19 +24,8 @@ if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(tmp_path_factory.mktemp("web") / "games.sqlite3")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(tmp_path_factory.mktemp("web") / "games.sqlite3")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +44,14 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-def start(page: Page, base_url: str, game: str, options: dict[str, object], opponent: str) -> None:
+def start(
+    page: Page,
+    base_url: str,
+    game: str,
+    options: dict[str, object],
+    opponent: str,
+    wait_for_board: bool = True,
+) -> None:
     page.goto(f"{base_url}/?game={game}")
     page.wait_for_selector("#seats select")
     for name, value in options.items():
@@ -69,7 +62,7 @@ def start(page: Page, base_url: str, game: str, options: dict[str, object], oppo
             field.fill(str(value))
     page.select_option("#seat-1", opponent)
     page.click("#start")
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#board svg" if wait_for_board else "#invitations:not([hidden])")
 
 
 def click_until_over(page: Page, game: str, limit: int = 200) -> str:
@@ -78,7 +71,7 @@ def click_until_over(page: Page, game: str, limit: int = 200) -> str:
         status = page.text_content("#status") or ""
         if status.startswith("Game over"):
             return status
-        if "(person) to move" in status:
+        if "(person, you) to move" in status:
             targets = page.locator("#board .target")
             if targets.count() == 0 and game == "hermit":
                 for choice in page.locator("#toolbar button:not([disabled])").all():
@@ -113,17 +106,38 @@ def test_play_a_whole_game_by_clicking(
     page.close()
 
 
-def test_two_browsers_see_each_others_moves(browser: Browser, base_url: str) -> None:
-    first = browser.new_page()
-    start(first, base_url, "quarto", {}, "human")
-    second = browser.new_page()
-    second.goto(first.url)
+def test_creator_and_invitee_play_in_two_browsers_and_a_spectator_only_watches(
+    browser: Browser, base_url: str
+) -> None:
+    creator_context, invitee_context, spectator_context = (browser.new_context() for _ in range(3))
+    first = creator_context.new_page()
+    start(first, base_url, "quarto", {}, "human", wait_for_board=False)
+    invitation = first.locator("#invite-1").input_value()
+    spectator_link = first.locator("#invite-spectator").input_value()
+    assert "#seat=" in invitation and "#" not in spectator_link
+    first.click("#play-link")
+    first.wait_for_selector("#board .target")
+    second = invitee_context.new_page()
+    second.goto(invitation)
     second.wait_for_selector("#board svg")
+    watcher = spectator_context.new_page()
+    watcher.goto(spectator_link)
+    watcher.wait_for_selector("#board svg")
+    assert second.locator("#board .target").count() == 0  # not the invitee's turn yet
     first.locator("#board .target").first.click()  # player 1 hands a piece over
-    second.wait_for_function("document.querySelectorAll('#moves li').length === 1", timeout=10_000)
+    expect(second.locator("#moves li")).to_have_count(1, timeout=2_000)
+    expect(watcher.locator("#moves li")).to_have_count(1, timeout=2_000)
     second.locator("#board .target").first.click()  # player 2, in the other browser, places it...
     second.locator("#board .target").first.click()  # ...and hands one back
-    first.wait_for_function("document.querySelectorAll('#moves li').length === 2", timeout=10_000)
+    expect(first.locator("#moves li")).to_have_count(2, timeout=2_000)
+    assert watcher.locator("#board .target").count() == 0 and watcher.locator("#undo").is_hidden()
+    assert "watching" in (watcher.text_content("#you") or "")
+    first.click("#undo")  # against a person: a takeback request the invitee answers
+    second.wait_for_selector("#accept", state="visible", timeout=2_000)
+    second.click("#accept")
+    expect(first.locator("#moves li")).to_have_count(0, timeout=2_000)  # back to player 1's turn
     first.reload()
-    first.wait_for_selector("#moves li")
-    assert first.locator("#moves li").count() == 2
+    first.wait_for_selector("#board .target")
+    assert first.locator("#moves li").count() == 0 and second.locator("#board .target").count() == 0
+    for context in (creator_context, invitee_context, spectator_context):
+        context.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import random
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -207,16 +208,41 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from bordspel.web.app import create_app
+        from bordspel.web.app import ApiSettings, create_app
         from bordspel.web.store import default_db_path
     except ImportError:
         raise BordspelError("the browser app needs the web extra: pip install 'bordspel[web]'") from None
+    listener = _listen(args.host, args.port)
     db = Path(args.db) if args.db else default_db_path()
-    app = create_app(db)
-    address = f"http://{args.host}:{args.port}/"
+    settings = ApiSettings(ai_time=args.ai_time, ai_workers=args.ai_workers)
+    app = create_app(db, settings, allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin)
+    address = f"http://{args.host}:{listener.getsockname()[1]}/"
     print(f"bordspel is serving on {address}  (games stored in {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; a clear error when the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError as error:
+        raise BordspelError(
+            f"cannot serve on {host}:{port}: {error.strerror or error} (is another server using it?)"
+        ) from None
+    return listener
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("give a number of seconds from 0 to 3600")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -301,6 +327,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument(
         "--db", metavar="PATH", help="the SQLite file of the games (default: your data folder)"
+    )
+    serve.add_argument(
+        "--ai-time", type=_positive, default=10.0, metavar="SECONDS", help="the computer's time per move"
+    )
+    serve.add_argument("--ai-workers", type=int, default=2, choices=range(1, 17), metavar="N")
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a Host name the server answers to besides its own address (behind a reverse proxy)",
+    )
+    serve.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an origin whose pages may post, e.g. https://games.example.org",
     )
     serve.set_defaults(run=cmd_serve)
     show = commands.add_parser("show", help="replay a game record")

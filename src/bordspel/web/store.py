@@ -1,44 +1,65 @@
-"""Stored games in SQLite (standard library only): every game and move, one transaction a move.
+"""Stored games in SQLite (standard library only): every game and move, one transaction a change.
 
-A game row holds its registered game name, its start position string and who plays each seat;
-move rows hold the moves in order. A move is checked by the engine before it is stored, and the
-caller names the ply it saw: when another move landed first, nothing is written (``Conflict``).
+A game row holds its registered game name, its start position string, who plays each seat, a
+version that every change increments, a pending takeback request and a resignation; move rows
+hold the moves in order with the version of their notation; seat rows hold a hash of each seat's
+secret token. A change is checked against the version the caller saw: when another change landed
+first, nothing is written (``Conflict``).
+
+The schema's version is ``PRAGMA user_version``: 0 is the first release's schema, and
+``MIGRATIONS`` bring any older file up to date when it is opened.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from bordspel.core import BordspelError, game_class
+from bordspel.ai import LEVELS
+from bordspel.core import BordspelError, State, game_class
 from bordspel.record import Game
 
-__all__ = ["Conflict", "GameStore", "NotFound", "StoredGame", "default_db_path"]
+__all__ = [
+    "NOTATION",
+    "Busy",
+    "Conflict",
+    "Forbidden",
+    "GameStore",
+    "NotFound",
+    "StoredGame",
+    "default_db_path",
+]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    start TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-"""
+NOTATION = 1
+"""The version of the move notation written with each stored move."""
+
+BUSY_TIMEOUT = 2.0
+"""Seconds a write waits for another writer before the store gives up (``Busy``)."""
+
+SCHEMA_V0 = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        start TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        created REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    )""",
+)
 
 
 class NotFound(BordspelError):
@@ -46,7 +67,15 @@ class NotFound(BordspelError):
 
 
 class Conflict(BordspelError):
-    """The game moved on since the caller looked (another move or undo landed first)."""
+    """The game moved on since the caller looked (another change landed first)."""
+
+
+class Forbidden(BordspelError):
+    """The caller does not hold the seat the request needs."""
+
+
+class Busy(BordspelError):
+    """The database is locked by another writer; try again shortly."""
 
 
 def default_db_path() -> Path:
@@ -55,93 +84,214 @@ def default_db_path() -> Path:
     return Path(base) / "bordspel" / "games.sqlite3"
 
 
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat's token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 @dataclass
 class StoredGame:
     id: str
     seats: list[str]
-    """Per seat: ``human`` or an AI player specification (a level such as ``hard``)."""
+    """Per seat: ``human`` or a level of the computer (``easy``, ``hard``, ...)."""
     game: Game
+    version: int = 0
+    """Incremented by every change: move, undo, takeback request or answer, resignation."""
+    takeback: int | None = None
+    """The seat that asks to take back its last move, if any."""
+    resigned: int | None = None
+    """The seat that resigned, if any."""
 
     @property
     def ply(self) -> int:
         return len(self.game.moves)
 
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    def is_over(self) -> bool:
+        return self.resigned is not None or self.game.state.is_over()
+
+
+Edit = Callable[[StoredGame, "int | None"], None]
+"""A change to a loaded game, given the seat of the caller's token (None: no token)."""
+
+
+def _migrate_0_to_1(db: sqlite3.Connection) -> None:
+    """Versions, takebacks, resignations, seat tokens and notation versions; named levels only."""
+    for statement in (
+        "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN takeback INTEGER",
+        "ALTER TABLE games ADD COLUMN resigned INTEGER",
+        f"ALTER TABLE moves ADD COLUMN notation INTEGER NOT NULL DEFAULT {NOTATION}",
+        """CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            token_hash TEXT NOT NULL UNIQUE,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "UPDATE games SET version = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)",
+    ):
+        db.execute(statement)
+    for game_id, seats in db.execute("SELECT id, seats FROM games").fetchall():
+        db.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(_named_seats(seats)), game_id))
+
+
+def _named_seats(seats: str) -> list[str]:
+    """The first release stored any player text; what is not a plain level becomes ``medium``."""
+    return [seat if seat in ("human", *LEVELS) else "medium" for seat in json.loads(seats)]
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_0_to_1,)
+"""``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
+
+LATEST = len(MIGRATIONS)
+
 
 class GameStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(self.path, 0o600)
         with self._connect() as db:
-            db.executescript(SCHEMA)
+            db.execute("PRAGMA journal_mode = WAL")
+            self._migrate(db)
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        with _transaction(db):
+            for statement in SCHEMA_V0:
+                db.execute(statement)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > LATEST:
+                raise BordspelError(f"{self.path} comes from a newer bordspel (schema {version} > {LATEST})")
+            for migrate in MIGRATIONS[version:]:
+                migrate(db)
+            db.execute(f"PRAGMA user_version = {LATEST}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA synchronous = NORMAL")  # WAL: safe against crashes, fsync per checkpoint
             yield db
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise Busy("the game store is busy; try again in a moment") from None
+            raise
         finally:
             db.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: other writers wait, and a failure writes nothing."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    def create(self, name: str, options: dict[str, Any], seats: list[str]) -> StoredGame:
-        start = game_class(name).initial(**options)
-        if len(seats) != start.num_players:
-            raise BordspelError(f"{name} with these options has {start.num_players} seats, not {len(seats)}")
-        game_id = secrets.token_urlsafe(8)
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO games (id, game, start, seats, created) VALUES (?, ?, ?, ?, ?)",
-                (game_id, start.name, start.to_str(), json.dumps(seats), time.time()),
-            )
-        return StoredGame(game_id, seats, Game(start))
-
+    # -- reading -----------------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame:
         with self._connect() as db:
             return self._load(db, game_id)
 
-    def _load(self, db: sqlite3.Connection, game_id: str) -> StoredGame:
-        row = db.execute("SELECT game, start, seats FROM games WHERE id = ?", (game_id,)).fetchone()
+    def version(self, game_id: str) -> int:
+        """The game's version (cheap: no replay)."""
+        with self._connect() as db:
+            row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"there is no game {game_id!r}")
-        name, start, seats = row
+        return int(row[0])
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat whose token this is (None without a token); Forbidden for a wrong token."""
+        with self._connect() as db:
+            return _seat_of(db, game_id, token)
+
+    def _load(self, db: sqlite3.Connection, game_id: str) -> StoredGame:
+        row = db.execute(
+            "SELECT game, start, seats, version, takeback, resigned FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"there is no game {game_id!r}")
+        name, start, seats, version, takeback, resigned = row
         game = Game(game_class(name).from_str(start))
-        for (move,) in db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)):
+        query = "SELECT move, notation FROM moves WHERE game_id = ? ORDER BY ply"
+        for move, notation in db.execute(query, (game_id,)):
+            if notation > NOTATION:
+                raise BordspelError(f"game {game_id} has moves in a newer notation ({notation})")
             game.play(move)
-        return StoredGame(game_id, json.loads(seats), game)
+        return StoredGame(game_id, json.loads(seats), game, version, takeback, resigned)
 
-    def play(self, game_id: str, ply: int, move: str) -> StoredGame:
-        """Check and store ``move`` as move number ``ply + 1``; refuses if the game moved on."""
-        with self._transaction() as db:
-            stored = self._load(db, game_id)
-            if ply != stored.ply:
-                raise Conflict(f"the game is at move {stored.ply}, not {ply}: another move came first")
-            played = stored.game.play(move)
+    # -- writing -----------------------------------------------------------------------------
+    def create(self, start: State, seats: list[str]) -> tuple[StoredGame, list[str]]:
+        """A new game from ``start``, and a fresh secret token for each seat."""
+        game_id = secrets.token_urlsafe(8)
+        tokens = [secrets.token_urlsafe(18) for _ in seats]
+        with self._connect() as db, _transaction(db):
             db.execute(
-                "INSERT INTO moves (game_id, ply, move, created) VALUES (?, ?, ?, ?)",
-                (game_id, ply, played.to_str(), time.time()),
+                "INSERT INTO games (id, game, start, seats, created) VALUES (?, ?, ?, ?, ?)",
+                (game_id, start.name, start.to_str(), json.dumps(seats), time.time()),
             )
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
+                [(game_id, seat, token_hash(token)) for seat, token in enumerate(tokens)],
+            )
+        return StoredGame(game_id, seats, Game(start)), tokens
+
+    def change(self, game_id: str, version: int, token: str | None, edit: Edit) -> StoredGame:
+        """Apply ``edit`` to the game the caller saw at ``version``.
+
+        The game is read and edited outside the write lock; the write transaction only checks
+        that the version is still the one read, so writers hold the lock for microseconds.
+        """
+        with self._connect() as db:
+            with _transaction(db, "BEGIN"):  # one consistent snapshot of the game and its moves
+                stored = self._load(db, game_id)
+                seat = _seat_of(db, game_id, token)
+            _same_version(stored.version, version)
+            before = stored.ply
+            edit(stored, seat)
+            stored.version += 1
+            with _transaction(db):
+                (current,) = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+                _same_version(current, version)
+                self._write(db, stored, min(before, stored.ply))
         return stored
 
-    def undo(self, game_id: str, ply: int, to_ply: int) -> StoredGame:
-        """Take back the moves after ``to_ply`` (the caller saw the game at ``ply``)."""
-        with self._transaction() as db:
-            stored = self._load(db, game_id)
-            if ply != stored.ply:
-                raise Conflict(f"the game is at move {stored.ply}, not {ply}: another move came first")
-            if not 0 <= to_ply <= stored.ply:
-                raise BordspelError(f"cannot take back to move {to_ply} of {stored.ply}")
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, to_ply))
-            while stored.ply > to_ply:
-                stored.game.undo()
-        return stored
+    def _write(self, db: sqlite3.Connection, stored: StoredGame, kept: int) -> None:
+        """Store the game's row and its moves after the first ``kept`` (which did not change)."""
+        db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (stored.id, kept))
+        db.executemany(
+            "INSERT INTO moves (game_id, ply, move, created, notation) VALUES (?, ?, ?, ?, ?)",
+            [
+                (stored.id, ply, move.to_str(), time.time(), NOTATION)
+                for ply, move in enumerate(stored.game.moves[kept:], kept)
+            ],
+        )
+        db.execute(
+            "UPDATE games SET version = ?, takeback = ?, resigned = ? WHERE id = ?",
+            (stored.version, stored.takeback, stored.resigned, stored.id),
+        )
+
+
+def _same_version(current: int, seen: int) -> None:
+    if current != seen:
+        raise Conflict(f"the game is at version {current}, not {seen}: it changed since")
+
+
+def _seat_of(db: sqlite3.Connection, game_id: str, token: str | None) -> int | None:
+    if token is None:
+        return None
+    row = db.execute(
+        "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?", (game_id, token_hash(token))
+    ).fetchone()
+    if row is None:
+        raise Forbidden("this link does not hold a seat of this game")
+    return int(row[0])
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """One transaction (by default a write: other writers wait briefly); a failure writes nothing."""
+    db.execute(begin)
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

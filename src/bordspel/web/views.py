@@ -11,13 +11,17 @@ import inspect
 from typing import Any
 
 from bordspel import svg
-from bordspel.core import State, available_games, game_class, square_name
+from bordspel.ai import LEVELS
+from bordspel.core import Outcome, State, game_class, square_name
 from bordspel.hermit import HermitMove
 from bordspel.quarto import QuartoMove
 from bordspel.santorini import SIZE, Placement, Turn
+from bordspel.web.actions import outcome
+from bordspel.web.options import LIMITS
+from bordspel.web.seats import seat_choices
 from bordspel.web.store import StoredGame
 
-__all__ = ["game_view", "meta", "move_parts"]
+__all__ = ["game_view", "meta", "move_parts", "record_text"]
 
 
 @functools.singledispatch
@@ -52,38 +56,55 @@ def _quarto(move: QuartoMove) -> dict[str, Any]:
 
 
 def game_view(stored: StoredGame) -> dict[str, Any]:
+    """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
-    outcome = state.outcome()
+    ended = outcome(stored)
     return {
         "id": stored.id,
         "game": state.name,
         "seats": stored.seats,
+        "version": stored.version,
         "ply": stored.ply,
         "to_move": state.to_move,
         "position": state.to_str(),
         "moves": [move.to_str() for move in stored.game.moves],
-        "legal": [{"text": m.to_str(), **move_parts(m)} for m in state.legal_moves()],
-        "outcome": None
-        if outcome is None
-        else {
-            "winners": sorted(outcome.winners),
-            "termination": outcome.termination,
-            "result": outcome.result_str(),
-        },
+        "legal": [] if ended else [{"text": m.to_str(), **move_parts(m)} for m in state.legal_moves()],
+        "takeback": stored.takeback,
+        "outcome": None if ended is None else _outcome_view(ended),
         "svg": svg.render(state, size=520, interactive=True),
     }
 
 
+def _outcome_view(ended: Outcome) -> dict[str, Any]:
+    return {"winners": sorted(ended.winners), "termination": ended.termination, "result": ended.result_str()}
+
+
+def record_text(stored: StoredGame) -> str:
+    """The game record with who sat where and any resignation; readable by ``Game.from_record``."""
+    tags = {f"Seat{i + 1}": spec for i, spec in enumerate(stored.seats)}
+    if stored.resigned is not None:
+        ended = outcome(stored)
+        assert ended is not None
+        tags.update(
+            Termination="resignation",
+            Resigned=str(stored.resigned + 1),
+            Winners=" ".join(str(seat + 1) for seat in sorted(ended.winners)),
+        )
+    stored.game.tags.update(tags)
+    return stored.game.to_record()
+
+
 def meta() -> dict[str, Any]:
-    """The games and the options a start page can offer (numbers and yes/no choices)."""
+    """The games, the options a start page can offer with their limits, and the seats' choices."""
     games = {}
-    for name in available_games():
+    for name, limits in LIMITS.items():
         cls = game_class(name)
-        params = inspect.signature(cls.initial).parameters.values()
-        options = {p.name: p.default for p in params if isinstance(p.default, (bool, int))}
-        games[name] = {"options": options, "seats": _seats(cls)}
-    return {"games": games, "levels": ["easy", "medium", "hard", "perfect"]}
-
-
-def _seats(cls: type[State]) -> int:
-    return cls.initial().num_players
+        params = inspect.signature(cls.initial).parameters
+        options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
+        games[name] = {
+            "options": options,
+            "limits": {key: limit.describe() for key, limit in limits.items()},
+            "seats": cls.initial().num_players,
+            "levels": seat_choices(name)[1:],
+        }
+    return {"games": games, "levels": list(LEVELS)}

@@ -8,10 +8,12 @@ const bordspel = (() => {
   const COLOURS = { R: ["red", "#d1453b"], Y: ["yellow", "#f0b928"], B: ["blue", "#2f6fcf"] };
   const PLACEMENTS = { U: "upright", H: "horizontal", V: "vertical" };
 
-  async function api(method, path, body) {
+  async function api(method, path, body, token) {
+    const headers = body ? { "Content-Type": "application/json" } : {};
+    if (token) headers.Authorization = `Bearer ${token}`;
     const response = await fetch(path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers,
       body: body ? JSON.stringify(body) : undefined,
     });
     const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
@@ -53,11 +55,29 @@ const bordspel = (() => {
       const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
       try {
         const created = await api("POST", "/api/games", { game, options, seats });
-        location.href = `/games/${created.id}`;
+        const others = created.seats.filter((spec, seat) => spec === "human" && seat !== created.you);
+        if (others.length) invite(created);
+        else location.href = created.links.seats[created.you];
       } catch (error) {
         $("#form-error").textContent = error.message;
       }
     });
+  }
+
+  function invite(created) {
+    const link = (label, path, id) => {
+      const input = element("input", { type: "text", readonly: "", id, value: new URL(path, location.href).href });
+      input.addEventListener("focus", () => input.select());
+      return element("li", {}, element("label", { for: id }, label), input);
+    };
+    const items = created.seats.flatMap((spec, seat) =>
+      spec === "human" && seat !== created.you ? [link(`Player ${seat + 1}`, created.links.seats[seat], `invite-${seat}`)] : []);
+    items.push(link("Spectators", created.links.spectator, "invite-spectator"));
+    $("#invitation-links").replaceChildren(...items);
+    $("#play-link").href = created.links.seats[created.you];
+    $("#play-link").textContent = `Play as Player ${created.you + 1}`;
+    $("#new-game").hidden = true;
+    $("#invitations").hidden = false;
   }
 
   function showOptions(meta, name) {
@@ -71,7 +91,9 @@ const bordspel = (() => {
         input.checked = value;
         box.append(element("label", { class: "check", for: input.id }, input, label));
       } else {
-        const limits = option === "players" ? { min: 2, max: 4 } : { min: 1, max: 12 };
+        const limit = meta.games[name].limits[option] || {};
+        const choices = limit.choices || [];
+        const limits = choices.length ? { min: Math.min(...choices), max: Math.max(...choices) } : { min: limit.min, max: limit.max };
         const input = element("input", { type: "number", name: option, value: String(value), ...limits });
         input.addEventListener("input", () => showSeats(meta, name));
         box.append(element("label", {}, label, input));
@@ -89,7 +111,7 @@ const bordspel = (() => {
     box.replaceChildren();
     for (let seat = 0; seat < count; seat++) {
       const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}` });
-      for (const value of ["human", ...meta.levels]) {
+      for (const value of ["human", ...meta.games[name].levels]) {
         const text = value === "human" ? "Person" : `Computer (${value})`;
         select.append(element("option", { value, text }));
       }
@@ -111,21 +133,41 @@ const bordspel = (() => {
   };
 
   // -- the game page ---------------------------------------------------------------------------
+  // The seat's secret is in the URL fragment (#seat=...), which the browser never sends to the
+  // server; the page sends it as a bearer token. Without one the page is a spectator's.
   function gamePage() {
     const id = location.pathname.split("/").pop();
-    const page = { id, view: null, clicks: [], mode: { colour: "R", placement: "U" }, asking: -1, busy: false };
+    const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+    const page = { id, token, view: null, clicks: [], mode: { colour: "R", placement: "U" }, asking: -1, busy: false };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
+    $("#resign").addEventListener("click", () => resign(page));
+    $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
+    $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     $("#board").addEventListener("click", (event) => click(page, event));
     refresh(page);
-    setInterval(() => refresh(page), 1000);
+    listen(page);
+  }
+
+  // Live updates: the server sends the game's version when it changes; polling only while the
+  // event stream is not open (no EventSource, or reconnecting).
+  function listen(page) {
+    const source = window.EventSource ? new EventSource(`/api/games/${page.id}/events`) : null;
+    if (source) {
+      source.addEventListener("version", (event) => {
+        if (!page.view || JSON.parse(event.data).version !== page.view.version) refresh(page);
+      });
+    }
+    setInterval(() => {
+      if (!source || source.readyState !== EventSource.OPEN) refresh(page);
+    }, 1000);
   }
 
   async function refresh(page) {
     if (page.busy) return;
     try {
-      const view = await api("GET", `/api/games/${page.id}`);
-      if (!page.view || view.moves.join(" ") !== page.view.moves.join(" ")) show(page, view);
+      const view = await api("GET", `/api/games/${page.id}`, undefined, page.token);
+      if (!page.busy && (!page.view || view.version !== page.view.version)) show(page, view);
     } catch (error) {
       $("#message").textContent = error.message;
     }
@@ -135,7 +177,8 @@ const bordspel = (() => {
     page.busy = true;
     $("#message").textContent = "";
     try {
-      show(page, await api("POST", `/api/games/${page.id}/${action}`, { ply: page.view.ply, ...body }));
+      const view = await api("POST", `/api/games/${page.id}/${action}`, { version: page.view.version, ...body }, page.token);
+      show(page, { ...view, you: page.view.you });
     } catch (error) {
       $("#message").textContent = error.message;
       page.clicks = [];
@@ -145,9 +188,19 @@ const bordspel = (() => {
     page.busy = false;
   }
 
+  function resign(page) {
+    const button = $("#resign");
+    if (button.dataset.confirm) send(page, "resign", {});
+    else {
+      button.dataset.confirm = "yes";
+      button.textContent = "Really resign?";
+    }
+  }
+
   function seatName(view, seat) {
     const spec = view.seats[seat];
-    return `Player ${seat + 1} ${spec === "human" ? "(person)" : `(computer, ${spec})`}`;
+    const you = seat === view.you ? ", you" : "";
+    return `Player ${seat + 1} ${spec === "human" ? `(person${you})` : `(computer, ${spec})`}`;
   }
 
   function show(page, view) {
@@ -162,25 +215,52 @@ const bordspel = (() => {
       ...view.seats.map((_, seat) =>
         element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "", text: seatName(view, seat) })),
     );
+    showStatus(view);
+    controls(page);
+    toolbar(page);
+    highlight(page);
+    const aiTurn = !view.outcome && view.seats[view.to_move] !== "human";
+    if (aiTurn && view.you !== null && page.asking !== view.version) {
+      page.asking = view.version;
+      send(page, "ai", {});
+    }
+  }
+
+  function showStatus(view) {
     const status = $("#status");
     status.classList.toggle("over", Boolean(view.outcome));
-    const aiTurn = !view.outcome && view.seats[view.to_move] !== "human";
     if (view.outcome) {
       const winners = view.outcome.winners.map((s) => `Player ${s + 1}`).join(" and ");
-      status.textContent = winners
-        ? `Game over: ${winners} won (${view.outcome.termination}).`
-        : `Game over: a draw (${view.outcome.termination}).`;
-    } else if (aiTurn) {
+      const how = view.outcome.termination;
+      status.textContent = winners ? `Game over: ${winners} won (${how}).` : `Game over: a draw (${how}).`;
+    } else if (view.seats[view.to_move] !== "human") {
       status.replaceChildren(`${seatName(view, view.to_move)} `, element("span", { class: "thinking", text: "is thinking…" }));
     } else {
       status.textContent = `${seatName(view, view.to_move)} to move`;
     }
-    $("#undo").disabled = !view.seats.includes("human") || view.ply === 0;
-    toolbar(page);
-    highlight(page);
-    if (aiTurn && page.asking !== view.ply) {
-      page.asking = view.ply;
-      send(page, "ai", {});
+  }
+
+  function controls(page) {
+    const view = page.view;
+    const person = view.you !== null && view.seats[view.you] === "human";
+    const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
+    $("#you").textContent = view.you === null ? "You are watching this game." : `You play seat ${view.you + 1}.`;
+    for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
+    $("#undo").textContent = againstPeople ? "Ask to take back" : "Undo";
+    $("#undo").disabled = view.ply === 0 || view.takeback !== null || (view.outcome && view.outcome.termination === "resignation");
+    $("#resign").disabled = Boolean(view.outcome);
+    if (!$("#resign").dataset.confirm || view.outcome) {
+      delete $("#resign").dataset.confirm;
+      $("#resign").textContent = "Resign";
+    }
+    const asked = view.takeback;
+    $("#takeback").hidden = asked === null;
+    if (asked !== null) {
+      const mine = asked === view.you;
+      $("#takeback-text").textContent = mine ? "You asked to take back your move." : `Player ${asked + 1} asks to take back their move.`;
+      $("#accept").hidden = mine || !person;
+      $("#decline").hidden = !person;
+      $("#decline").textContent = mine ? "Withdraw" : "Decline";
     }
   }
 
@@ -221,7 +301,7 @@ const bordspel = (() => {
 
   function paths(page) {
     const view = page.view;
-    if (view.outcome || view.seats[view.to_move] !== "human") return [];
+    if (view.outcome || view.seats[view.to_move] !== "human" || view.to_move !== view.you) return [];
     const found = [];
     for (const move of view.legal) {
       for (const path of PATHS[view.game](move, page.mode)) found.push({ path, move });
@@ -270,3 +350,6 @@ const bordspel = (() => {
 
   return { startPage, gamePage };
 })();
+
+if (document.body.dataset.page === "start") bordspel.startPage();
+if (document.body.dataset.page === "game") bordspel.gamePage();

@@ -1,0 +1,139 @@
+"""What each seat may do to a stored game: moves, undo, takebacks and resignation.
+
+Every function here is an edit for ``GameStore.change``: it gets the loaded game and the seat of
+the caller's token, checks that this seat may act, and changes the game in memory (the store
+writes it and increments the version). Against the computer, undo goes straight back to the
+caller's previous turn; against a person it is a takeback request that another person in the
+game accepts or declines, as on lichess. A move declines a pending request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bordspel.core import BordspelError, Outcome
+from bordspel.web.seats import HUMAN
+from bordspel.web.store import Conflict, Forbidden, StoredGame
+
+__all__ = ["ai_move", "answer_takeback", "human_move", "outcome", "resign", "undo"]
+
+MOVE_LIMIT = 64
+"""Characters of a move's text (the longest real move has about ten)."""
+
+
+def _person(stored: StoredGame, seat: int | None) -> int:
+    """The caller's seat, when it is a person's."""
+    if seat is None:
+        raise Forbidden("only a player of this game may do that: use your seat's link")
+    if stored.seats[seat] != HUMAN:
+        raise Forbidden(f"seat {seat + 1} is the computer's")
+    return seat
+
+
+def _ongoing(stored: StoredGame) -> None:
+    if stored.is_over():
+        raise Conflict("the game is over")
+
+
+def _play(stored: StoredGame, text: str) -> None:
+    if len(text) > MOVE_LIMIT:
+        raise BordspelError(f"a move is at most {MOVE_LIMIT} characters")
+    stored.game.play(text)
+    stored.takeback = None
+
+
+def human_move(text: str) -> Callable[[StoredGame, int | None], None]:
+    """The caller, a person whose turn it is, plays ``text``."""
+
+    def edit(stored: StoredGame, seat: int | None) -> None:
+        _ongoing(stored)
+        to_move = stored.state.to_move
+        if stored.seats[to_move] != HUMAN:
+            raise Conflict(f"it is the computer's turn (seat {to_move + 1})")
+        if _person(stored, seat) != to_move:
+            raise Conflict(f"it is seat {to_move + 1}'s turn, not yours")
+        _play(stored, text)
+
+    return edit
+
+
+def ai_move(text: str) -> Callable[[StoredGame, int | None], None]:
+    """The computer in the seat to move plays ``text`` (its own choice; no token needed)."""
+
+    def edit(stored: StoredGame, seat: int | None) -> None:
+        _ongoing(stored)
+        if stored.seats[stored.state.to_move] == HUMAN:
+            raise Conflict("it is a person's turn")
+        _play(stored, text)
+
+    return edit
+
+
+def _previous_turn(stored: StoredGame, seat: int) -> int:
+    """The ply of the caller's last move."""
+    for ply in range(stored.ply - 1, -1, -1):
+        if stored.game.states[ply].to_move == seat:
+            return ply
+    raise Conflict("you have no move to take back")
+
+
+def _against_people(stored: StoredGame, seat: int) -> bool:
+    return any(spec == HUMAN for other, spec in enumerate(stored.seats) if other != seat)
+
+
+def _take_back(stored: StoredGame, seat: int) -> None:
+    for _ in range(stored.ply - _previous_turn(stored, seat)):
+        stored.game.undo()
+    stored.takeback = None
+
+
+def undo(stored: StoredGame, seat: int | None) -> None:
+    """Against the computer: back to the caller's previous turn. Against a person: ask for it."""
+    person = _person(stored, seat)
+    if stored.resigned is not None:
+        raise Conflict("the game is over: a player resigned")
+    _previous_turn(stored, person)
+    if not _against_people(stored, person):
+        _take_back(stored, person)
+    elif stored.takeback is not None:
+        raise Conflict(f"seat {stored.takeback + 1} already asked for a takeback")
+    else:
+        stored.takeback = person
+
+
+def answer_takeback(accept: bool) -> Callable[[StoredGame, int | None], None]:
+    """Another person accepts or declines the pending takeback request (its asker may withdraw it)."""
+
+    def edit(stored: StoredGame, seat: int | None) -> None:
+        person = _person(stored, seat)
+        asker = stored.takeback
+        if asker is None:
+            raise Conflict("nobody asked for a takeback")
+        if person == asker and accept:
+            raise Conflict("the other player answers your takeback request")
+        if accept:
+            _take_back(stored, asker)
+        stored.takeback = None
+
+    return edit
+
+
+def resign(stored: StoredGame, seat: int | None) -> None:
+    """The caller gives up: the game ends, won by every seat outside the caller's team."""
+    person = _person(stored, seat)
+    _ongoing(stored)
+    stored.resigned = person
+    stored.takeback = None
+
+
+def outcome(stored: StoredGame) -> Outcome | None:
+    """The end of the game: the engine's, or a resignation's."""
+    if stored.resigned is None:
+        return stored.state.outcome()
+    seats = range(len(stored.seats))
+    return Outcome(frozenset(seats) - _team(stored, stored.resigned), "resignation", len(stored.seats))
+
+
+def _team(stored: StoredGame, seat: int) -> frozenset[int]:
+    team = getattr(stored.state, "team", None)
+    return frozenset(team(seat)) if callable(team) else frozenset({seat})

@@ -1,0 +1,126 @@
+"""The computer's moves, computed in worker processes with a hard deadline.
+
+``AIPool`` has a bounded number of slots, each a one-process ``ProcessPoolExecutor``; a
+computation waits for a free slot, and when it overruns its deadline the slot's process is
+killed and the slot gets a fresh executor, so that one stuck search never holds the server.
+``SharedTasks`` runs one task per key (one computation per game and version): a second request
+for the same key joins the first. Too many computations waiting at once answer ``Busy``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from bordspel.ai import make_player
+from bordspel.core import BordspelError, game_class
+from bordspel.web.store import Busy
+
+__all__ = ["AIPool", "AITimeout", "SharedTasks", "choose_move"]
+
+T = TypeVar("T")
+
+
+class AITimeout(BordspelError):
+    """The computer did not answer within the server's deadline."""
+
+
+def choose_move(game: str, position: str, spec: str, seed: int) -> str:
+    """The move of player ``spec`` in ``position`` (runs in a worker process; strings in and out)."""
+    state = game_class(game).from_str(position)
+    return str(make_player(spec, game, seed=seed).step(state).to_str())
+
+
+class _Slot:
+    """One worker process, replaced when it has to be killed."""
+
+    def __init__(self) -> None:
+        self.executor = _executor()
+
+    def stop(self) -> None:
+        """Kill the worker process (the executor's own thread reaps it)."""
+        for process in list((self.executor._processes or {}).values()):
+            process.kill()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def replace(self) -> None:
+        self.stop()
+        self.executor = _executor()
+
+
+def _executor() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+class AIPool:
+    """``workers`` processes; every call has ``deadline`` seconds once it has a process."""
+
+    def __init__(self, workers: int, deadline: float, max_waiting: int = 32) -> None:
+        self.deadline = deadline
+        self.max_waiting = max_waiting
+        self._slots = [_Slot() for _ in range(workers)]
+        self._free: asyncio.Queue[_Slot] | None = None
+        self._waiting = 0
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker process (both picklable); AITimeout past the deadline."""
+        if self._waiting >= self.max_waiting:
+            raise Busy("the computer is busy with other games; try again in a moment")
+        self._waiting += 1
+        try:
+            slot = await self._take()
+        finally:
+            self._waiting -= 1
+        try:
+            future = asyncio.wrap_future(slot.executor.submit(function, *args))
+            return await asyncio.wait_for(future, self.deadline)
+        except TimeoutError:
+            slot.replace()
+            raise AITimeout(f"the computer did not answer within {self.deadline:g} s") from None
+        except BrokenProcessPool:
+            slot.replace()
+            raise AITimeout("the computer's worker process died") from None
+        finally:
+            self._queue().put_nowait(slot)
+
+    async def _take(self) -> _Slot:
+        return await self._queue().get()
+
+    def _queue(self) -> asyncio.Queue[_Slot]:
+        if self._free is None:
+            self._free = asyncio.Queue()
+            for slot in self._slots:
+                self._free.put_nowait(slot)
+        return self._free
+
+    def close(self) -> None:
+        """Let idle workers exit cleanly; kill those still searching after a second."""
+        for slot in self._slots:
+            processes = list((slot.executor._processes or {}).values())
+            slot.executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.join(timeout=1)
+            slot.stop()
+
+
+class SharedTasks:
+    """At most one running task per key; callers with the same key await the same result."""
+
+    def __init__(self) -> None:
+        self._running: dict[Hashable, asyncio.Task[Any]] = {}
+
+    async def run(self, key: Hashable, start: Callable[[], Awaitable[T]]) -> T:
+        task = self._running.get(key)
+        if task is None:
+            task = asyncio.ensure_future(start())
+            self._running[key] = task
+            task.add_done_callback(lambda _: self._running.pop(key, None))
+        result: T = await asyncio.shield(task)
+        return result
+
+    def __len__(self) -> int:
+        return len(self._running)

@@ -1,0 +1,53 @@
+"""Live updates: a Server-Sent Events stream of a game's version.
+
+Every change the app stores wakes the game's listeners (``Changes.notify``); each stream also
+looks at the stored version every few seconds, so changes made by another server process show
+up too. A stream ends after ``lifetime`` seconds and the browser's EventSource reconnects by
+itself, so no connection outlives a server shutdown for long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import suppress
+
+__all__ = ["Changes", "version_stream"]
+
+RECONNECT_MS = 1000
+
+
+class Changes:
+    """Per game, an event that is set (and replaced) when the game changes."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, asyncio.Event] = {}
+
+    def event(self, game_id: str) -> asyncio.Event:
+        """The event the next change of ``game_id`` sets; take it before reading the version."""
+        return self._events.setdefault(game_id, asyncio.Event())
+
+    def notify(self, game_id: str) -> None:
+        event = self._events.pop(game_id, None)
+        if event is not None:
+            event.set()
+
+
+async def version_stream(
+    game_id: str, version: Callable[[], Awaitable[int]], changes: Changes, lifetime: float, poll: float
+) -> AsyncIterator[str]:
+    """SSE text: ``event: version`` with ``{"version": n}`` whenever the version changes."""
+    yield f"retry: {RECONNECT_MS}\n\n"
+    end, last = time.monotonic() + lifetime, None
+    while time.monotonic() < end:
+        changed = changes.event(game_id)
+        current = await version()
+        if current != last:
+            yield f"event: version\ndata: {json.dumps({'version': current})}\n\n"
+            last = current
+        else:
+            yield ": still here\n\n"
+        with suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), min(poll, max(0.0, end - time.monotonic())))

@@ -1,0 +1,63 @@
+"""Who sits in each seat: a person or a named level of the computer, and each level's time budget.
+
+Clients choose only named levels (``easy``, ``medium``, ``hard``, ``perfect`` and any other
+level the game's AI knowledge names), never a raw player specification; the server caps every
+level's search and solver time at its own budget (``bordspel serve --ai-time``).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from bordspel.ai import knowledge
+from bordspel.core import BordspelError
+
+__all__ = ["HUMAN", "BadSeat", "bearer_token", "budgeted_spec", "check_seats", "seat_choices"]
+
+HUMAN = "human"
+TOKEN_LIMIT = 100
+"""Characters of a seat token the server reads (its own are 24)."""
+
+
+class BadSeat(BordspelError):
+    """A seat that is neither a person nor a named level."""
+
+
+def seat_choices(game: str) -> list[str]:
+    """``human`` and the game's named levels."""
+    return [HUMAN, *knowledge(game).levels]
+
+
+def check_seats(game: str, seats: object, count: int) -> list[str]:
+    """The seats, when there are ``count`` of them and each is a person or a named level."""
+    if not isinstance(seats, list):
+        raise BadSeat("give 'seats' as a list: 'human' or a level for each seat")
+    if len(seats) != count:
+        raise BadSeat(f"{game} with these options has {count} seats, not {len(seats)}")
+    choices = seat_choices(game)
+    for seat in seats:
+        if not isinstance(seat, str) or seat not in choices:
+            raise BadSeat(f"every seat is one of {', '.join(choices)}")
+    return seats
+
+
+def budgeted_spec(game: str, level: str, budget: float) -> str:
+    """The level's player specification with its search and solver time within ``budget`` seconds.
+
+    The solver (when the level has one) and the search each get at most half the budget.
+    """
+    name, _, rest = knowledge(game).levels[level].partition(":")
+    options = dict(part.split("=", 1) for part in rest.split(",") if part)
+    half = budget / 2
+    search = min(float(options.get("time", half)), half)
+    options["time"] = f"{search:g}"
+    options["solver_time"] = f"{min(float(options.get('solver_time', search)), half):g}"
+    return f"{name}:{','.join(f'{key}={value}' for key, value in options.items())}"
+
+
+def bearer_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer <token>``, if the request has one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()[:TOKEN_LIMIT]

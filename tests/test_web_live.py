@@ -1,0 +1,93 @@
+"""The app over real HTTP: live updates through Server-Sent Events, and ``bordspel serve`` on a
+port that is already taken."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+
+from bordspel.web.app import ApiSettings, create_app
+from tests.live import free_port, serving
+
+
+def _events(url: str, seen: list[tuple[float, dict[str, Any]]], wanted: int) -> None:
+    """Collect ``version`` events (with their arrival time) until ``wanted`` have come."""
+    with httpx.Client(timeout=10) as client, client.stream("GET", url) as stream:
+        kind = None
+        for line in stream.iter_lines():
+            if line.startswith("event:"):
+                kind = line.split(":", 1)[1].strip()
+            elif line.startswith("data:") and kind == "version":
+                seen.append((time.monotonic(), json.loads(line[5:])))
+                if len(seen) == wanted:
+                    return
+
+
+def test_a_move_reaches_a_listening_browser_through_server_sent_events(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", ApiSettings(events_poll=30.0))
+    with serving(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+        game = client.post(
+            "/api/games", json={"game": "quarto", "options": {}, "seats": ["human", "human"]}
+        ).json()
+        seen: list[tuple[float, dict[str, Any]]] = []
+        listener = threading.Thread(target=_events, args=(f"{base}/api/games/{game['id']}/events", seen, 2))
+        listener.start()
+        while not seen:
+            time.sleep(0.01)
+        sent = time.monotonic()
+        moved = client.post(
+            f"/api/games/{game['id']}/moves",
+            json={"version": 0, "move": "A"},
+            headers={"Authorization": f"Bearer {game['tokens'][0]}"},
+        )
+        listener.join(timeout=10)
+        assert moved.status_code == 200 and [event for _, event in seen] == [{"version": 0}, {"version": 1}]
+        assert seen[1][0] - sent < 5  # woken by the move, not by the 30 s look at the store
+        assert client.get("/api/games/nope/events").status_code == 404
+
+
+def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        result = subprocess.run(
+            [sys.executable, "-m", "bordspel", "serve", "--port", str(port), "--db", str(tmp_path / "g.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2 and "serving on" not in result.stdout
+    assert f"cannot serve on 127.0.0.1:{port}" in result.stderr and "in use" in result.stderr
+
+
+def test_many_requests_for_one_computer_turn_share_one_computation(tmp_path: Path) -> None:
+    with serving(create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))) as base:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            body = {"game": "santorini", "options": {}, "seats": ["hard", "human"]}
+            game = client.post("/api/games", json=body).json()
+        answers: list[httpx.Response] = []
+
+        def ask() -> None:
+            with httpx.Client(base_url=base, timeout=30) as client:
+                headers = {"Authorization": f"Bearer {game['tokens'][1]}"}
+                answers.append(
+                    client.post(f"/api/games/{game['id']}/ai", json={"version": 0}, headers=headers)
+                )
+
+        askers = [threading.Thread(target=ask) for _ in range(20)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join()
+        assert [answer.status_code for answer in answers] == [200] * 20
+        assert {answer.json()["version"] for answer in answers} == {1}
+        assert len({json.dumps(answer.json()["moves"]) for answer in answers}) == 1
