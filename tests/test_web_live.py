@@ -91,3 +91,30 @@ def test_many_requests_for_one_computer_turn_share_one_computation(tmp_path: Pat
         assert [answer.status_code for answer in answers] == [200] * 20
         assert {answer.json()["version"] for answer in answers} == {1}
         assert len({json.dumps(answer.json()["moves"]) for answer in answers}) == 1
+
+
+def test_a_computation_nobody_waits_for_is_cancelled_and_frees_its_worker(tmp_path: Path) -> None:
+    """One worker: a long search whose caller hangs up must not hold up another game's move."""
+    settings = ApiSettings(ai_time=120.0, ai_workers=1)
+    with serving(create_app(tmp_path / "games.sqlite3", settings)) as base:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            slow = client.post(
+                "/api/games", json={"game": "hermit", "options": {"size": 16}, "seats": ["perfect", "human"]}
+            ).json()
+            quick = client.post(
+                "/api/games", json={"game": "quarto", "options": {}, "seats": ["easy", "human"]}
+            ).json()
+
+        def ask(game: dict[str, Any], timeout: float) -> httpx.Response:
+            with httpx.Client(base_url=base, timeout=timeout) as client:
+                headers = {"Authorization": f"Bearer {game['tokens'][1]}"}
+                return client.post(f"/api/games/{game['id']}/ai", json={"version": 0}, headers=headers)
+
+        try:
+            ask(slow, timeout=2.0)
+        except httpx.ReadTimeout:
+            pass  # the caller hangs up while the computer thinks
+        else:
+            raise AssertionError("a 16x16 search at 'perfect' answered within 2 s")
+        answer = ask(quick, timeout=30.0)  # would wait for the 60 s search if it were not cancelled
+        assert answer.status_code == 200 and answer.json()["version"] == 1

@@ -4,7 +4,9 @@
 computation waits for a free slot, and when it overruns its deadline the slot's process is
 killed and the slot gets a fresh executor, so that one stuck search never holds the server.
 ``SharedTasks`` runs one task per key (one computation per game and version): a second request
-for the same key joins the first. Too many computations waiting at once answer ``Busy``.
+for the same key joins the first, and when every caller has gone (closed its connection) the
+task is cancelled, which kills its worker process. Too many computations waiting at once answer
+``Busy``.
 """
 
 from __future__ import annotations
@@ -20,13 +22,21 @@ from bordspel.ai import make_player
 from bordspel.core import BordspelError, game_class
 from bordspel.web.store import Busy
 
-__all__ = ["AIPool", "AITimeout", "SharedTasks", "choose_move"]
+__all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "choose_move"]
 
 T = TypeVar("T")
 
 
 class AITimeout(BordspelError):
     """The computer did not answer within the server's deadline."""
+
+
+class CallerGone(BordspelError):
+    """The client closed its connection before the answer was ready."""
+
+
+Gone = Callable[[], Awaitable[bool]]
+"""Whether the caller has gone (e.g. ``request.is_disconnected``)."""
 
 
 def choose_move(game: str, position: str, spec: str, seed: int) -> str:
@@ -84,6 +94,9 @@ class AIPool:
         except BrokenProcessPool:
             slot.replace()
             raise AITimeout("the computer's worker process died") from None
+        except asyncio.CancelledError:  # nobody waits for the answer any more
+            slot.replace()
+            raise
         finally:
             self._queue().put_nowait(slot)
 
@@ -108,19 +121,47 @@ class AIPool:
 
 
 class SharedTasks:
-    """At most one running task per key; callers with the same key await the same result."""
+    """At most one running task per key; callers with the same key await the same result.
 
-    def __init__(self) -> None:
+    A task is cancelled once no caller waits for it any more.
+    """
+
+    def __init__(self, poll: float = 0.25) -> None:
+        self.poll = poll
         self._running: dict[Hashable, asyncio.Task[Any]] = {}
+        self._callers: dict[Hashable, int] = {}
 
-    async def run(self, key: Hashable, start: Callable[[], Awaitable[T]]) -> T:
+    async def run(self, key: Hashable, start: Callable[[], Awaitable[T]], gone: Gone | None = None) -> T:
+        """The result of the task for ``key`` (started if needed); ``CallerGone`` once ``gone()``."""
         task = self._running.get(key)
         if task is None:
             task = asyncio.ensure_future(start())
             self._running[key] = task
             task.add_done_callback(lambda _: self._running.pop(key, None))
-        result: T = await asyncio.shield(task)
-        return result
+        self._callers[key] = self._callers.get(key, 0) + 1
+        try:
+            return await self._wait(task, gone)
+        finally:
+            self._callers[key] -= 1
+            if not self._callers[key]:
+                del self._callers[key]
+                task.cancel()  # nobody waits any more (no effect on a finished task)
+
+    async def _wait(self, task: asyncio.Task[T], gone: Gone | None) -> T:
+        if gone is None:
+            return await asyncio.shield(task)
+        watcher = asyncio.ensure_future(self._until(gone))
+        try:
+            await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+        if not task.done():
+            raise CallerGone("the client left before the computer answered")
+        return task.result()
+
+    async def _until(self, gone: Gone) -> None:
+        while not await gone():
+            await asyncio.sleep(self.poll)
 
     def __len__(self) -> int:
         return len(self._running)

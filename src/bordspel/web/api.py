@@ -146,7 +146,9 @@ class Api:
         stored = await run_in_threadpool(self.store.load, key)
         if stored.version != version or stored.is_over() or stored.seats[stored.state.to_move] == HUMAN:
             raise Conflict("it is not the computer's turn in the position you saw")
-        played = await self.turns.run((key, version), lambda: self._computer_turn(stored))
+        played = await self.turns.run(
+            (key, version), lambda: self._computer_turn(stored), gone=request.is_disconnected
+        )
         return await self._view(played)
 
     async def _computer_turn(self, stored: StoredGame) -> StoredGame:
