@@ -241,3 +241,11 @@ def test_a_piece_file_is_named_by_a_path(tmp_path: Path) -> None:
     huge.write_text("stuk,a,b,c,d\n" + "x" * 70_000)
     with pytest.raises(ValueError, match="at most 65536 characters"):
         PieceSet.from_file(huge)
+
+
+def test_tag_values_with_line_breaks_round_trip() -> None:
+    game = Game.new("hermit", size=3)
+    game.tags["Red"] = 'two\nlines \\n "quoted"\r'
+    game.play("Ra1U")
+    again = Game.from_record(game.to_record())
+    assert again.tags == game.tags and again.moves == game.moves

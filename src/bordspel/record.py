@@ -94,7 +94,7 @@ class Game:
         tags: dict[str, str] = {}
         moves: list[tuple[int, str]] = []
         result = None
-        for number, line in enumerate(_strip_comments(text).splitlines(), 1):
+        for number, line in enumerate(_strip_comments(text).split("\n"), 1):
             line = line.strip()
             if line.startswith("["):
                 if moves:
@@ -195,9 +195,14 @@ def _strip_comments(text: str) -> str:
     return "".join(kept)
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"n": "\n", "r": "\r"}
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value on one line: backslash, quote and line breaks escaped."""
+    return re.sub(r'[\\"\n\r]', lambda m: _ESCAPES[m[0]], value)
 
 
 def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m[1], m[1]), value)
