@@ -144,7 +144,10 @@ class HermitState(State):
     def initial(cls, size: int = 5, **options: Any) -> HermitState:
         if options:
             raise BordspelError(f"Hermit has no option {', '.join(options)}; it takes size")
-        return cls._make(check_int(size, "the board size", 1, MAX_SIZE), (0, 0, 0), 0)
+        size = check_int(size, "the board size", 1)
+        if size > MAX_SIZE:
+            raise BordspelError(f"the board size must be at most {MAX_SIZE}, not {size}")
+        return cls._make(size, (0, 0, 0), 0)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.n, self.masks)
