@@ -2,13 +2,14 @@
 
 ``check(start)`` plays seeded random games from ``start`` and checks, after every move, what
 the protocol promises: legal moves are legal and complete, states are immutable and hashable,
-moves and positions round-trip through text, refused moves raise and change nothing, and a
-finished game behaves as finished.
+moves and positions round-trip through text and pickle (outcome included), refused moves raise
+and change nothing, and a finished game behaves as finished.
 """
 
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ def _check_position(state: State, report: ConformanceReport, foreign: list[objec
     again = type(state).from_str(text)
     assert again == state and hash(again) == key, f"position string does not round-trip: {text}"
     assert again.to_str() == text, f"position string is not stable: {text}"
+    assert again.outcome() == state.outcome(), f"the outcome does not round-trip: {text}"
     assert copy.copy(state) == state and copy.deepcopy(state) == state
     _check_immutable(state)
     moves = state.legal_moves()
@@ -64,7 +66,19 @@ def _check_position(state: State, report: ConformanceReport, foreign: list[objec
     for move in foreign[-30:]:
         if move not in legal:
             _check_refused(state, move)
+    _check_pickles(state, moves)
     report.positions += 1
+
+
+def _check_pickles(state: State, moves: list[object]) -> None:
+    for protocol in (0, pickle.HIGHEST_PROTOCOL):
+        try:
+            loaded = pickle.loads(pickle.dumps((state, moves), protocol))
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            raise AssertionError(f"{type(state).__name__} or its moves do not pickle: {error}") from error
+        assert loaded == (state, moves), f"state or moves do not pickle (protocol {protocol})"
+        assert hash(loaded[0]) == hash(state) and loaded[0].outcome() == state.outcome()
+        assert loaded[0].to_str() == state.to_str() and loaded[0].to_move == state.to_move
 
 
 def _check_immutable(state: State) -> None:

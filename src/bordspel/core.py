@@ -8,6 +8,7 @@ never branch on a game's name.
 from __future__ import annotations
 
 import abc
+import functools
 import importlib
 import random
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 __all__ = [
+    "MAX_MOVE_TEXT",
+    "MAX_POSITION_TEXT",
     "BordspelError",
     "IllegalMoveError",
     "Move",
@@ -22,6 +25,7 @@ __all__ = [
     "Outcome",
     "State",
     "available_games",
+    "check_text",
     "game_class",
     "new_game",
     "parse_square",
@@ -41,6 +45,14 @@ class IllegalMoveError(BordspelError):
 
 class NotationError(BordspelError):
     """A move, square or position string that cannot be read."""
+
+
+MAX_SQUARE_TEXT = 12
+"""The longest square name read (``zz9999`` and more): longer text cannot be a square."""
+MAX_MOVE_TEXT = 64
+"""The longest move text read; every game's moves are a few squares and letters."""
+MAX_POSITION_TEXT = 10_000
+"""The longest position string read (a 64 x 64 Hermit board takes 4,159 characters)."""
 
 
 class Move(Protocol):
@@ -101,10 +113,19 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def _key(self) -> tuple[Any, ...]:
-        """The values that identify this position (for ==, hash and ordering)."""
+        """The values that identify this position (for ==, hash and ordering).
+
+        They decide the outcome too: equal positions have equal outcomes.
+        """
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self._key() == other._key()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the fields as they are, and restore them without going through ``__setattr__``."""
+        fields = {slot: getattr(self, slot) for slot in _slots(type(self))}
+        fields.update(getattr(self, "__dict__", {}))
+        return (_restore_state, (type(self), fields))
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -173,12 +194,18 @@ class State(abc.ABC):
     def apply(self: S, move: Any) -> S:
         """The position after ``move``; raises IllegalMoveError and changes nothing if refused."""
         if not self.is_legal(move):
-            raise IllegalMoveError(self.why_illegal(move))
+            raise IllegalMoveError(self._refusal(move))
         return self.apply_unchecked(move)
+
+    def _refusal(self, move: Any) -> str:
+        if isinstance(move, str):
+            shown = move[:MAX_MOVE_TEXT]
+            return f"apply() takes a move object, not the text {shown!r}: play() and parse_move() read text"
+        return self.why_illegal(move)
 
     def parse_move(self, text: str) -> Any:
         """Read a move and check that it is legal here."""
-        move = self.move_from_str(text)
+        move = self.move_from_str(check_text(text, MAX_MOVE_TEXT, "a move"))
         if not self.is_legal(move):
             raise IllegalMoveError(f"{text.strip()}: {self.why_illegal(move)}")
         return move
@@ -225,7 +252,39 @@ class State(abc.ABC):
 
 def _move_text(move: Any) -> str:
     to_str = getattr(move, "to_str", None)
-    return to_str() if callable(to_str) else repr(move)
+    try:
+        return str(to_str()) if callable(to_str) else repr(move)
+    except (BordspelError, TypeError, ValueError):
+        return repr(move)
+
+
+@functools.cache
+def _slots(cls: type) -> tuple[str, ...]:
+    """The slot names of ``cls`` and its bases."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    return tuple(name for name in dict.fromkeys(names) if name not in ("__dict__", "__weakref__"))
+
+
+def _restore_state(cls: type[S], fields: dict[str, Any]) -> S:
+    """A state of ``cls`` with ``fields`` (what pickle calls to load a state)."""
+    if not (isinstance(cls, type) and issubclass(cls, State)):
+        raise BordspelError(f"{cls!r} is not a game state class")
+    state = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(state, name, value)
+    return state
+
+
+def check_text(text: object, limit: int, what: str) -> str:
+    """``text`` if it is a string of at most ``limit`` characters, else a NotationError."""
+    if not isinstance(text, str):
+        raise NotationError(f"{what} is written as text, not as {type(text).__name__}")
+    if len(text) > limit:
+        raise NotationError(f"{what} is at most {limit} characters long, not {len(text)}")
+    return text
 
 
 def perft(state: State, depth: int) -> int:
@@ -237,7 +296,13 @@ def perft(state: State, depth: int) -> int:
 
 # -- squares ---------------------------------------------------------------------------
 def square_name(row: int, col: int) -> str:
-    """``a1`` is the top-left square (row 0, column 0); columns are letters, rows numbers."""
+    """``a1`` is the top-left square (row 0, column 0); columns are letters, rows numbers.
+
+    Raises NotationError for a coordinate that is not a whole number of 0 or more.
+    """
+    for value in (row, col):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise NotationError(f"square {(row, col)!r} has no name: rows and columns count from 0")
     letters = ""
     col += 1
     while col:
@@ -248,9 +313,10 @@ def square_name(row: int, col: int) -> str:
 
 def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
     """The (row, column) of a square name such as ``c2``, checked against the board size."""
+    text = check_text(text, MAX_SQUARE_TEXT, "a square")
     letters = text.rstrip("0123456789")
     digits = text[len(letters) :]
-    if not letters or not digits or not letters.isalpha() or not letters.islower():
+    if not (letters and digits and letters.isascii() and letters.isalpha() and letters.islower()):
         raise NotationError(f"{text!r} is not a square: write a column letter and a row number, like b3")
     col = 0
     for ch in letters:
@@ -315,7 +381,7 @@ def split_fields(text: str, what: str) -> tuple[list[str], dict[str, str]]:
     """Split a position string into positional fields and ``key=value`` fields."""
     plain: list[str] = []
     named: dict[str, str] = {}
-    for field in text.split():
+    for field in check_text(text, MAX_POSITION_TEXT, f"a {what} position").split():
         key, eq, value = field.partition("=")
         if eq:
             named[key] = value

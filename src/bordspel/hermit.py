@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from bordspel.core import (
+    MAX_MOVE_TEXT,
     BordspelError,
     NotationError,
     Outcome,
     State,
     check_int,
+    check_text,
     iter_bits,
     parse_square,
     split_fields,
     square_name,
 )
 
-__all__ = ["COLOURS", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
+__all__ = ["COLOURS", "MAX_SIZE", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
 
+MAX_SIZE = 64
+"""The largest board (64 x 64 squares); the engine refuses larger ones."""
 COLOURS = "RYB"
 PLACEMENTS = "UHV"
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue"}
@@ -33,6 +37,8 @@ _SET = object.__setattr__
 
 def block_squares(square: tuple[int, int], placement: str) -> set[tuple[int, int]]:
     """The squares a block covers with its top-left corner on ``square`` (board size ignored)."""
+    if not _is_square(square):
+        raise BordspelError(f"a square is a (row, column) pair of whole numbers, not {square!r}")
     row, col = square
     if placement == "U":
         return {(row, col)}
@@ -45,6 +51,13 @@ def block_squares(square: tuple[int, int], placement: str) -> set[tuple[int, int
 
 def _one_of(value: object, letters: str) -> bool:
     return isinstance(value, str) and len(value) == 1 and value in letters
+
+
+def _is_square(square: object) -> TypeGuard[tuple[int, int] | list[int]]:
+    """Whether ``square`` is a (row, col) pair of ints (on the board or not)."""
+    if not (isinstance(square, (tuple, list)) and len(square) == 2):
+        return False
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in square)
 
 
 class Geometry(NamedTuple):
@@ -91,7 +104,7 @@ class HermitMove(NamedTuple):
     @classmethod
     def from_str(cls, text: str, size: int) -> HermitMove:
         """Read ``Ya2U`` (``Ya2`` means upright too); colour and placement are case-blind."""
-        body = text.strip()
+        body = check_text(text, MAX_MOVE_TEXT, "a Hermit move").strip()
         if len(body) < 3:
             raise NotationError(f"{text!r} is not a Hermit move: write colour, square, placement, like Ra1H")
         colour, rest = body[0].upper(), body[1:]
@@ -131,7 +144,10 @@ class HermitState(State):
     def initial(cls, size: int = 5, **options: Any) -> HermitState:
         if options:
             raise BordspelError(f"Hermit has no option {', '.join(options)}; it takes size")
-        return cls._make(check_int(size, "the board size", 1), (0, 0, 0), 0)
+        size = check_int(size, "the board size", 1)
+        if size > MAX_SIZE:
+            raise BordspelError(f"the board size must be at most {MAX_SIZE}, not {size}")
+        return cls._make(size, (0, 0, 0), 0)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.n, self.masks)
@@ -196,7 +212,7 @@ class HermitState(State):
             return False
         if not (_one_of(colour, COLOURS) and _one_of(placement, PLACEMENTS)):
             return False
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
+        if not _is_square((row, col)):
             return False
         if not all(cell in self for cell in block_squares((row, col), placement)):
             return False
@@ -214,6 +230,8 @@ class HermitState(State):
             return f"unknown colour {colour!r}: use R, Y or B"
         if not _one_of(placement, PLACEMENTS):
             return f"unknown placement {placement!r}: use U (upright), H or V"
+        if not _is_square((row, col)):
+            return f"the row and column are whole numbers, not {row!r} and {col!r}"
         for square in sorted(block_squares((row, col), placement)):
             if square not in self:
                 return f"square {square} is off the {self.n}x{self.n} board"
@@ -224,11 +242,10 @@ class HermitState(State):
 
     def __contains__(self, square: object) -> bool:
         """Whether ``square`` is an on-board (row, col) pair of ints."""
-        if not (isinstance(square, tuple) and len(square) == 2):
+        if not (isinstance(square, tuple) and _is_square(square)):
             return False
         row, col = square
-        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in square)
-        return ints and 0 <= row < self.n and 0 <= col < self.n
+        return 0 <= row < self.n and 0 <= col < self.n
 
     def is_free(self, colour: str, square: tuple[int, int]) -> bool:
         """Whether ``square`` is an empty on-board square touching no block of ``colour``."""
@@ -238,6 +255,9 @@ class HermitState(State):
         return bool(self.free_mask(COLOURS.index(colour)) >> (row * self.n + col) & 1)
 
     def colour_at(self, square: tuple[int, int]) -> str | None:
+        """The colour of the block on ``square``, None when it is empty."""
+        if square not in self:
+            raise BordspelError(f"square {square!r} is not on the {self.n}x{self.n} board")
         row, col = square
         bit = 1 << (row * self.n + col)
         for colour, mask in zip(COLOURS, self.masks):
@@ -281,6 +301,8 @@ class HermitState(State):
             raise NotationError(f"{text!r}: a Hermit position is one field of rows joined by '/'")
         rows = fields[0].split("/")
         n = len(rows)
+        if n > MAX_SIZE:
+            raise NotationError(f"a Hermit board has at most {MAX_SIZE} rows, not {n}")
         if any(len(row) != n for row in rows):
             raise NotationError(f"{text!r}: a Hermit board needs {n} rows of {n} squares")
         masks = [0, 0, 0]

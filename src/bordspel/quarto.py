@@ -8,6 +8,7 @@ a line wins when it is filled and one of those masks covers it or misses it enti
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Iterable, Mapping
@@ -17,10 +18,13 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, unquote
 
 from bordspel.core import (
+    MAX_MOVE_TEXT,
+    MAX_POSITION_TEXT,
     BordspelError,
     NotationError,
     Outcome,
     State,
+    check_text,
     parse_square,
     split_fields,
     square_name,
@@ -44,6 +48,10 @@ __all__ = [
 FULL = 0xFFFF
 _SET = object.__setattr__
 _RESERVED = set('.-/:=,;|[]{}"') | {" ", "\t"}
+MAX_PIECE_FILE = 65_536
+"""The longest piece file read, in characters (the spec's file has 270)."""
+MAX_NAME = 64
+"""The longest name of a characteristic or value."""
 
 
 def _line(cells: Iterable[int]) -> int:
@@ -73,8 +81,13 @@ def read_piece_file(path: str | Path) -> tuple[list[str], dict[str, list[str]]]:
     Blank lines and spaces around fields are ignored. Raises ValueError naming the line for a
     wrong number of fields, a repeated piece or a value under two characteristics.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise BordspelError(f"a piece file is named by its path, not by {type(path).__name__}")
     with open(path, encoding="utf-8") as handle:
-        numbered = [(i, line.strip()) for i, line in enumerate(handle, 1) if line.strip()]
+        text = handle.read(MAX_PIECE_FILE + 1)
+    if len(text) > MAX_PIECE_FILE:
+        raise ValueError(f"{path}: a piece file is at most {MAX_PIECE_FILE} characters long")
+    numbered = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not numbered:
         raise ValueError(
             f"{path}: the file is empty; it needs a header line like stuk,grootte,kleur,vorm,vulling"
@@ -114,6 +127,9 @@ class PieceSet:
     chars: tuple[str, ...]
 
     def __post_init__(self) -> None:
+        problem = _piece_set_problem(self.characteristics, self.values, self.chars)
+        if problem:
+            raise BordspelError(problem)
         if len(self.chars) != 16 or len(set(self.chars)) != 16:
             raise BordspelError("a Quarto piece set has 16 different pieces")
         if any(len(c) != 1 or c in _RESERVED or c.isspace() for c in self.chars):
@@ -132,8 +148,14 @@ class PieceSet:
             for seen, value in zip(values, row):
                 if value not in seen:
                     seen.append(value)
-        if len(pieces) != 16 or any(len(seen) != 2 for seen in values):
-            raise BordspelError(f"{where}: Quarto needs 16 pieces with two values per characteristic")
+        if len(pieces) != 16:
+            raise BordspelError(f"{where}: Quarto needs 16 pieces, not {len(pieces)}")
+        for name, seen in zip(characteristics, values):
+            if len(seen) != 2:
+                raise BordspelError(
+                    f"{where}: Quarto needs 16 pieces with two values per characteristic; "
+                    f"{name!r} has {len(seen)}"
+                )
         chars = [""] * 16
         for char, row in pieces.items():
             code = sum(seen.index(value) << j for j, (seen, value) in enumerate(zip(values, row)))
@@ -162,17 +184,47 @@ class PieceSet:
 
     @classmethod
     def from_str(cls, text: str) -> PieceSet:
+        """Read what ``to_str`` writes; NotationError naming the part that is wrong."""
+        described, semicolon, chars = check_text(text, MAX_POSITION_TEXT, "a piece set").rpartition(";")
+        parts = described.split(",")
+        if not semicolon or len(parts) != 4:
+            found = f"{len(parts)} characteristics" if semicolon else "no ';'"
+            raise NotationError(
+                f"a piece set is four characteristics, ';' and the 16 pieces "
+                f"(size:large|small,...;ABCD...); {text[:MAX_MOVE_TEXT]!r} has {found}"
+            )
+        names, values = [], []
+        for number, part in enumerate(parts, 1):
+            name, colon, pair = part.partition(":")
+            pair_values = pair.split("|")
+            if not colon or len(pair_values) != 2:
+                raise NotationError(f"piece set characteristic {number} is name:value|value, not {part!r}")
+            names.append(unquote(name))
+            values.append((unquote(pair_values[0]), unquote(pair_values[1])))
         try:
-            described, chars = text.rsplit(";", 1)
-            names, values = [], []
-            for part in described.split(","):
-                name, pair = part.split(":")
-                first, second = pair.split("|")
-                names.append(unquote(name))
-                values.append((unquote(first), unquote(second)))
             return cls((names[0], names[1], names[2], names[3]), tuple(values), tuple(chars))
-        except (ValueError, IndexError):
-            raise NotationError(f"{text!r} is not a piece set (size:large|small,...;ABCD...)") from None
+        except BordspelError as error:
+            raise NotationError(f"not a piece set: {error}") from None
+
+
+def _piece_set_problem(characteristics: object, values: object, chars: object) -> str | None:
+    """What makes these fields no Quarto piece set, or None when they are one."""
+    if not (isinstance(characteristics, tuple) and isinstance(values, tuple) and isinstance(chars, tuple)):
+        return "a piece set's characteristics, values and pieces are tuples"
+    if len(characteristics) != 4 or len(values) != 4:
+        return f"Quarto pieces have 4 characteristics, not {len(characteristics)} ({len(values)} value pairs)"
+    for number, (name, pair) in enumerate(zip(characteristics, values), 1):
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            return f"characteristic {number} needs a pair of values, not {pair!r}"
+        if not all(isinstance(t, str) and 0 < len(t) <= MAX_NAME for t in (name, *pair)):
+            return f"characteristic {number}: names and values are texts of 1 to {MAX_NAME} characters"
+        if pair[0] == pair[1]:
+            return f"characteristic {name!r} has the value {pair[0]!r} twice"
+    if len(set(characteristics)) != 4:
+        return "the four characteristics need different names"
+    if not all(isinstance(c, str) for c in chars):
+        return "the pieces are characters"
+    return None
 
 
 DEFAULT_PIECES = PieceSet(
@@ -197,15 +249,25 @@ def _check_config(config: object) -> str:
     return config
 
 
+def _check_properties(properties: object) -> Mapping[str, set[str]]:
+    if not isinstance(properties, Mapping) or not all(
+        isinstance(values, (set, frozenset)) for values in properties.values()
+    ):
+        raise ValueError("the properties map each piece character to the set of its values")
+    return properties
+
+
 def grid_of(config: str, properties: Mapping[str, set[str]]) -> list[list[set[str]]]:
     """Rows of the board, each square the set of its piece's properties (empty if no piece)."""
     config = _check_config(config)
+    properties = _check_properties(properties)
     return [[set(properties.get(config[4 * r + c], set())) for c in range(4)] for r in range(4)]
 
 
 def quarto_lines(config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
     """(line name, shared property) for every full line whose four pieces share a property."""
     config = _check_config(config)
+    properties = _check_properties(properties)
     found: set[tuple[str, str]] = set()
     for name, mask in LINES.items():
         cells = [c for c in range(16) if mask >> c & 1]
@@ -229,6 +291,12 @@ class QuartoMove(NamedTuple):
         """``c3:B`` (place, hand over B), ``B`` (first turn), ``c3`` (the last placement)."""
         place = None if self.square is None else square_name(self.square // 4, self.square % 4)
         return ":".join(part for part in (place, self.give) if part is not None)
+
+
+def _well_formed(move: QuartoMove) -> bool:
+    square, give = move
+    is_square = isinstance(square, int) and not isinstance(square, bool) and 0 <= square < 16
+    return (square is None or is_square) and (give is None or isinstance(give, str))
 
 
 # -- the game ---------------------------------------------------------------------------------------
@@ -280,7 +348,7 @@ class QuartoState(State):
         return cls._make(0, (0, 0, 0, 0), -1, 0, cls.ONGOING, bool(advanced), pieces)
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.filled, self.ones, self.hand, self.advanced, self.pieces)
+        return (self.filled, self.ones, self.hand, self.result, self.advanced, self.pieces)
 
     def options(self) -> dict[str, Any]:
         return {"advanced": self.advanced, "pieces": self.pieces}
@@ -355,8 +423,8 @@ class QuartoState(State):
     def why_illegal(self, move: Any) -> str:
         if self.result != self.ONGOING:
             return "the game is over"
-        if not isinstance(move, QuartoMove):
-            return f"{move!r} is not a Quarto move"
+        if not (isinstance(move, QuartoMove) and _well_formed(move)):
+            return f"{move!r} is not a Quarto move (a square 0-15 or None, a piece character or None)"
         if self.hand < 0:
             return (
                 "the first turn only hands a piece over: name one, like B"
@@ -464,7 +532,7 @@ class QuartoState(State):
         return self._make(self.filled, self.ones, hand, turn, result, self.advanced, self.pieces)
 
     def move_from_str(self, text: str) -> QuartoMove:
-        body = text.strip()
+        body = check_text(text, MAX_MOVE_TEXT, "a move").strip()
         place, colon, give = body.partition(":")
         if colon and not (place and give):
             raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")

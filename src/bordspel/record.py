@@ -22,11 +22,13 @@ from typing import Any
 
 from bordspel.core import BordspelError, Outcome, State, game_class
 
-__all__ = ["Game", "RecordError"]
+__all__ = ["MAX_RECORD", "Game", "RecordError"]
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _RESULT = re.compile(r"^(\*|(?:1/2|1|0)(?:-(?:1/2|1|0))+)$")
 _NUMBER = re.compile(r"^\d+\.$")
+MAX_RECORD = 1_000_000
+"""The longest record read, in characters (a long Santorini game takes a few thousand)."""
 
 
 class RecordError(BordspelError):
@@ -85,10 +87,14 @@ class Game:
     @classmethod
     def from_record(cls, text: str) -> Game:
         """Read a record; a malformed one raises RecordError naming the line."""
+        if not isinstance(text, str):
+            raise RecordError(f"a record is text, not {type(text).__name__}")
+        if len(text) > MAX_RECORD:
+            raise RecordError(f"a record is at most {MAX_RECORD} characters long, not {len(text)}")
         tags: dict[str, str] = {}
         moves: list[tuple[int, str]] = []
         result = None
-        for number, line in enumerate(_strip_comments(text).splitlines(), 1):
+        for number, line in enumerate(_strip_comments(text).split("\n"), 1):
             line = line.strip()
             if line.startswith("["):
                 if moves:
@@ -175,12 +181,28 @@ def _movetext(moves: list[Any], players: int, result: str) -> str:
 
 def _strip_comments(text: str) -> str:
     """Remove ``{...}`` comments, keeping line breaks so that line numbers stay right."""
-    return re.sub(r"\{[^}]*\}", lambda m: "\n" * m[0].count("\n"), text)
+    kept: list[str] = []
+    end = 0
+    while (start := text.find("{", end)) >= 0:
+        kept.append(text[end:start])
+        end = text.find("}", start)
+        if end < 0:
+            line = text.count("\n", 0, start) + 1
+            raise RecordError(f"line {line}: a comment opened with {{ is never closed with }}")
+        kept.append("\n" * text.count("\n", start, end))
+        end += 1
+    kept.append(text[end:])
+    return "".join(kept)
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"n": "\n", "r": "\r"}
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value on one line: backslash, quote and line breaks escaped."""
+    return re.sub(r'[\\"\n\r]', lambda m: _ESCAPES[m[0]], value)
 
 
 def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m[1], m[1]), value)

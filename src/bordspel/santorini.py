@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeGuard
 
 from bordspel.core import (
+    MAX_MOVE_TEXT,
     BordspelError,
     IllegalMoveError,
     NotationError,
     Outcome,
     State,
     check_int,
+    check_text,
     iter_bits,
     parse_square,
     split_fields,
@@ -161,6 +163,11 @@ def cell_of(square: object) -> int | None:
 
 def _is_cell(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < CELLS
+
+
+def _is_turn(move: Turn) -> bool:
+    """Whether the fields of ``move`` are cells (the build may be None)."""
+    return _is_cell(move.source) and _is_cell(move.target) and (move.build is None or _is_cell(move.build))
 
 
 def _sq(cell: int) -> str:
@@ -357,7 +364,7 @@ class SantoriniState(State):
         return start._settle(True)
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.players, self.levels, self.workers, self.turn, self.supply, self.out)
+        return (self.players, self.levels, self.workers, self.turn, self.supply, self.out, self.winners)
 
     def options(self) -> dict[str, Any]:
         return {"players": self.players, "finite_supply": self.supply is not None}
@@ -430,12 +437,17 @@ class SantoriniState(State):
                     turns.append((source, target, NEIGHBOURS[target] & ~others & ~low & buildable))
         return turns
 
+    def _placeable(self) -> list[int]:
+        """Cells a worker may be placed on in the setup: no worker, no dome, no level-3 tower."""
+        taken = occupied_mask(self.workers) | self.levels[2]
+        return [c for c in range(CELLS) if not taken >> c & 1]
+
     def legal_moves(self) -> list[Any]:
         if self.winners is not None:
             return []
         if self.in_setup:
-            empty = [c for c in range(CELLS) if not occupied_mask(self.workers) >> c & 1]
-            return [Placement(a, b) for i, a in enumerate(empty) for b in empty[i + 1 :]]
+            free = self._placeable()
+            return [Placement(a, b) for i, a in enumerate(free) for b in free[i + 1 :]]
         moves: list[Any] = []
         for source, target, builds in self._turns():
             if builds < 0:
@@ -459,8 +471,7 @@ class SantoriniState(State):
         if self.winners is not None:
             return super().random_move(rng)
         if self.workers[2 * (self.turn % self.colours)] < 0:  # setup
-            occupied = occupied_mask(self.workers)
-            first, second = rng.sample([c for c in range(CELLS) if not occupied >> c & 1], 2)
+            first, second = rng.sample(self._placeable(), 2)
             return Placement(min(first, second), max(first, second))
         move = self._draw(rng)
         return move if move is not None else self._pick_counted(rng)
@@ -510,6 +521,8 @@ class SantoriniState(State):
         raise AssertionError("unreachable: the pick lies within the total weight")
 
     def _has_turn(self) -> bool:
+        if self.in_setup:
+            return len(self._placeable()) >= 2
         if self.supply is None:  # after any move the worker can build where it stood
             levels, workers = self.levels, self.workers
             occupied = occupied_mask(workers)
@@ -528,7 +541,7 @@ class SantoriniState(State):
             return False
         if self.in_setup:
             return isinstance(move, Placement) and move in self.legal_moves()
-        if not isinstance(move, Turn) or not all(_is_cell(v) for v in (move.source, move.target)):
+        if not (isinstance(move, Turn) and _is_turn(move)):
             return False
         source, target, build = move
         if source not in self.my_workers():
@@ -547,10 +560,12 @@ class SantoriniState(State):
         if self.winners is not None:
             return "the game is over"
         if self.in_setup:
-            if not isinstance(move, Placement):
+            if not (isinstance(move, Placement) and all(_is_cell(c) for c in move)):
                 return "the workers are being placed: give two empty squares, like c3d4"
-            return "both squares must be empty and different"
-        if not isinstance(move, Turn):
+            if any(height(self.levels, c) >= 3 for c in move):
+                return "workers cannot be placed on a dome or a level-3 tower"
+            return "both squares must be empty and different, the first one first"
+        if not (isinstance(move, Turn) and _is_turn(move)):
             return "give a turn as worker square, move square, build square, like c3d4e4"
         if move.source not in self.my_workers():
             return f"no worker of the player to move stands on {_sq(move.source)}"
@@ -592,7 +607,7 @@ class SantoriniState(State):
             for index, cell in enumerate(state.workers):
                 if cell >= 0 and height(state.levels, cell) == 3:
                     return state._with_winners(state.team(index // 2))
-        while not state.in_setup and not state._has_turn():
+        while not state._has_turn():
             if state.players != 3:
                 loser = state.team(state.turn)
                 return state._with_winners(frozenset(range(state.players)) - loser)
@@ -665,7 +680,7 @@ class SantoriniState(State):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        squares = [_cell(name) for name in _split_squares(text)]
+        squares = [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
         if self.in_setup:
             if len(squares) != 2:
                 raise NotationError(f"{text!r}: place two workers, like c3d4")
@@ -708,10 +723,28 @@ def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
         if len(numbers) != 4 or min(numbers) < 0:
             raise ValueError("supply is four counts: level 1, level 2, level 3, domes")
         supply = (numbers[0], numbers[1], numbers[2], numbers[3])
-    out = 0
-    for seat in named.pop("out", "").split(",") if "out" in named else []:
-        out |= 1 << (check_int(int(seat), "an out seat", 1, players) - 1)
+    out = _parse_out(named.pop("out"), players, workers) if "out" in named else 0
     if named:
         raise ValueError(f"unknown field {next(iter(named))}")
     state = SantoriniState._make(players, levels, tuple(workers), turn, supply, out, None)
+    remaining = frozenset(s for s in range(players) if not out >> s & 1)
+    if len(remaining) == 1:  # the others were knocked out: the last one standing has won
+        return state._with_winners(remaining)
+    if out >> turn & 1:
+        raise ValueError(f"seat {turn + 1} is out and cannot be the one to move")
     return state._settle(True)
+
+
+def _parse_out(text: str, players: int, workers: list[int]) -> int:
+    """The mask of the seats knocked out (three players only; their workers are off the board)."""
+    if players != 3:
+        raise ValueError("only a three-player game knocks seats out")
+    out = 0
+    for field in text.split(","):
+        seat = check_int(int(field), "an out seat", 1, players) - 1
+        if workers[2 * seat] >= 0:
+            raise ValueError(f"seat {seat + 1} is out, so its workers are off the board ('-')")
+        out |= 1 << seat
+    if out == 0b111:
+        raise ValueError("at most two of three seats can be out")
+    return out

@@ -14,12 +14,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
 from bordspel.hermit import COLOURS, Geometry, HermitMove, HermitState, dilate, geometry, placement_starts
+
+if TYPE_CHECKING:
+    from bordspel.ai.hermit_proof import ProofSolver
 
 __all__ = ["GrundySolver", "MirrorPlayer", "SolveReport", "evaluate", "solve_empty"]
 
@@ -303,22 +307,30 @@ def evaluate(state: State, seat: int) -> float:
     return guess if state.to_move == seat else -guess
 
 
-def solver(time_limit: float | None) -> Endgame:
+class HermitEndgame:
     """A winning move when the win/loss search settles every move within ``time_limit`` seconds,
     else None; any move when every move loses.
 
-    On odd boards the first player follows the mirror strategy, which needs no search.
+    On odd boards the first player follows the mirror strategy, which needs no search. A
+    module-level class (not a closure) so that players holding it pickle; the solvers'
+    tables are not pickled.
     """
-    from bordspel.ai.hermit_proof import ProofSolver
 
-    solvers: dict[int, ProofSolver] = {}
+    def __init__(self, time_limit: float | None) -> None:
+        self.time_limit = time_limit
+        self.solvers: dict[int, ProofSolver] = {}
 
-    def best_move(state: State) -> HermitMove | None:
+    def __getstate__(self) -> dict[str, Any]:
+        return {"time_limit": self.time_limit, "solvers": {}}
+
+    def __call__(self, state: State) -> HermitMove | None:
+        from bordspel.ai.hermit_proof import ProofSolver
+
         assert isinstance(state, HermitState)
         if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
             return MirrorPlayer().step(state)
-        proof = solvers.setdefault(state.n, ProofSolver(state.n))
-        proof.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        proof = self.solvers.setdefault(state.n, ProofSolver(state.n))
+        proof.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             moves = state.legal_moves()
             for move in moves:
@@ -330,7 +342,10 @@ def solver(time_limit: float | None) -> Endgame:
         finally:
             proof.deadline = None
 
-    return best_move
+
+def solver(time_limit: float | None) -> Endgame:
+    """The endgame solver with ``time_limit`` seconds per move (see :class:`HermitEndgame`)."""
+    return HermitEndgame(time_limit)
 
 
 def _mirror_applies(state: HermitState) -> bool:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import permutations, product
+from typing import Any
 
 from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
@@ -396,18 +397,28 @@ def _evaluation_solver(advanced: bool) -> QuartoSolver:
     return _SOLVERS[advanced]
 
 
-def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
+class QuartoEndgame:
     """The best move once at most ``max_empty`` squares are empty and the solver finishes
-    within ``time_limit`` seconds; None otherwise."""
-    solvers: dict[bool, QuartoSolver] = {}
+    within ``time_limit`` seconds; None otherwise.
 
-    def best_move(state: State) -> QuartoMove | None:
+    A module-level class (not a closure) so that players holding it pickle; the solvers'
+    tables are not pickled.
+    """
+
+    def __init__(self, time_limit: float | None, max_empty: int = 11) -> None:
+        self.time_limit, self.max_empty = time_limit, max_empty
+        self.solvers: dict[bool, QuartoSolver] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"time_limit": self.time_limit, "max_empty": self.max_empty, "solvers": {}}
+
+    def __call__(self, state: State) -> QuartoMove | None:
         assert isinstance(state, QuartoState)
         empty = 16 - state.filled.bit_count()
-        if empty > max_empty:
+        if empty > self.max_empty:
             return None
-        exact = solvers.setdefault(state.advanced, QuartoSolver(state.advanced))
-        exact.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        exact = self.solvers.setdefault(state.advanced, QuartoSolver(state.advanced))
+        exact.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             return exact.best_move(state)
         except OutOfTime:
@@ -415,7 +426,10 @@ def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
         finally:
             exact.deadline = None
 
-    return best_move
+
+def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
+    """The endgame solver with ``time_limit`` seconds per move (see :class:`QuartoEndgame`)."""
+    return QuartoEndgame(time_limit, max_empty)
 
 
 KNOWLEDGE = Knowledge(

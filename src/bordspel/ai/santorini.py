@@ -54,19 +54,27 @@ def worker_value(levels: tuple[int, int, int, int], occupied: int, cell: int, we
     return value + weights.centre * CENTRALITY[cell]
 
 
-def make_evaluation(weights: Weights) -> Any:
-    def evaluate(state: State, seat: int) -> float:
+@dataclass(frozen=True)
+class Evaluation:
+    """The evaluation with given weights: a module-level class so that players holding it pickle."""
+
+    weights: Weights
+
+    def __call__(self, state: State, seat: int) -> float:
         assert isinstance(state, SantoriniState)
         occupied = occupied_mask(state.workers)
         mine = state.colour_of(seat)
         totals = [0.0] * state.colours
         for index, cell in enumerate(state.workers):
             if cell >= 0:
-                totals[index // 2] += worker_value(state.levels, occupied, cell, weights)
+                totals[index // 2] += worker_value(state.levels, occupied, cell, self.weights)
         others = [t for colour, t in enumerate(totals) if colour != mine]
         return totals[mine] - sum(others) / max(1, len(others))
 
-    return evaluate
+
+def make_evaluation(weights: Weights) -> Any:
+    """The evaluation of positions with ``weights``."""
+    return Evaluation(weights)
 
 
 evaluate = make_evaluation(Weights())
