@@ -12,7 +12,10 @@ import random
 import time
 from collections.abc import Callable
 
+from bordspel import santorini_batch
+from bordspel._native import backend
 from bordspel.core import State, new_game
+from bordspel.santorini import SantoriniState
 
 
 def cpu_name() -> str:
@@ -60,12 +63,35 @@ def report_games(name: str, start: State, games: int, repeats: int, checked: boo
     )
 
 
+def pure_perft(state: State, depth: int) -> int:
+    """Perft by the pure engine alone (bulk counted at the last ply), whatever the backend."""
+    if depth == 1:
+        return state.count_moves()
+    return sum(pure_perft(state.apply_unchecked(move), depth - 1) for move in state.legal_moves())
+
+
+def report_santorini_backends(start: SantoriniState, smoke: bool) -> None:
+    """Perft 4 and the batch API of random 2-player games, compiled (when built) and pure."""
+    fresh = SantoriniState.initial()
+    runs = [("pure", pure_perft, santorini_batch.pure_random_games, 20 if smoke else 1000)]
+    if santorini_batch.compiled():
+        runs.insert(0, ("compiled", SantoriniState.perft, santorini_batch.random_games, 25_000))
+    for name, perft, batch, games in runs:
+        depth = 4 if name == "compiled" or not smoke else 2
+        seconds, count = best_of(1 if smoke else 3, lambda: perft(start, depth))  # noqa: B023
+        print(f"{'Santorini perft, ' + name:44} perft {depth}: {count:>11,} leaves in {seconds:.3f} s")
+        seconds, played = best_of(1 if smoke else 5, lambda: batch(fresh, games, 1))  # noqa: B023
+        plies = played.plies / games  # type: ignore[attr-defined]
+        label = f"Santorini 2p random_games(), {name}"
+        print(f"{label:44} {games / seconds:>8,.0f} games/s  ({plies:.1f} plies/game)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="small sizes, one repeat")
     args = parser.parse_args()
     repeats, games = (1, 20) if args.smoke else (5, 2000)
-    print(f"Python {platform.python_version()} on {platform.machine()}, {cpu_name()}")
+    print(f"Python {platform.python_version()} on {platform.machine()}, {cpu_name()}, {backend()}")
     report_perft(
         "Hermit 5x5 from the empty board", new_game("hermit", size=5), 2 if args.smoke else 3, repeats
     )
@@ -75,6 +101,7 @@ def main() -> None:
     workers = [(2, 1), (2, 3), (1, 2), (3, 2)]
     santorini = new_game("santorini", workers=workers)
     report_perft("Santorini, the issue's start position", santorini, 2 if args.smoke else 3, repeats)
+    report_santorini_backends(santorini, args.smoke)
     fresh = new_game("santorini")
     report_games("Santorini 2p random games (with setup)", fresh, games, repeats, checked=False)
     report_games("Santorini 2p random games (with setup)", fresh, games // 4, repeats, checked=True)

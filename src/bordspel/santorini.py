@@ -32,14 +32,17 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.santorini_batch import RandomGames, native_perft, random_games
 
 __all__ = [
     "BOX_SUPPLY",
     "DIRECTIONS",
     "Placement",
+    "RandomGames",
     "SantoriniBoard",
     "SantoriniState",
     "Turn",
+    "random_games",
 ]
 
 SIZE = 5
@@ -460,6 +463,10 @@ class SantoriniState(State):
         if self.winners is not None or self.in_setup:
             return len(self.legal_moves())
         return sum(1 if builds < 0 else builds.bit_count() for _, _, builds in self._turns())
+
+    def perft(self, depth: int) -> int:
+        counted = native_perft(self, depth)  # the compiled module when it is built
+        return super().perft(depth) if counted is None else counted
 
     def random_move(self, rng: random.Random) -> Any:
         """A uniformly random legal move.

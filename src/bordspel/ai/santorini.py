@@ -8,6 +8,7 @@ arena matches (see the README).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +23,11 @@ from bordspel.santorini import (
     height,
     move_targets,
     occupied_mask,
+    random_games,
 )
+from bordspel.santorini_batch import compiled
 
-__all__ = ["Weights", "evaluate", "make_evaluation", "order"]
+__all__ = ["Weights", "evaluate", "make_evaluation", "order", "playout"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,13 @@ def order(state: State, moves: list[Any]) -> list[Any]:
     return sorted(moves, key=key)
 
 
+def playout(state: State, rng: random.Random) -> tuple[float, ...]:
+    """One random game through the batch API: +1 for every winning seat, -1 for the others."""
+    assert isinstance(state, SantoriniState)
+    (winners,), _ = random_games(state, 1, rng.getrandbits(64))
+    return tuple(1.0 if seat in winners else -1.0 for seat in range(state.players))
+
+
 KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     order=order,
@@ -104,4 +114,5 @@ KNOWLEDGE = Knowledge(
         "hard": "alphabeta:time=1",
         "perfect": "alphabeta:time=5",
     },
+    playout=playout if compiled() else None,  # the pure batch is slower than the generic playout
 )
