@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from bordspel.conformance import check
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
 from bordspel.hermit import HermitMove
+from bordspel.options import BadOption
 
 STARTS = [
     ("hermit", {"size": 1}),
@@ -50,3 +53,14 @@ def test_checker_catches_a_broken_engine() -> None:
     start = Broken.initial(size=3)
     with pytest.raises(AssertionError):
         check(start, games=1)
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_game_declares_the_options_untrusted_callers_may_set(name: str) -> None:
+    cls = game_class(name)
+    parameters = inspect.signature(cls.initial).parameters
+    assert cls.option_limits and set(cls.option_limits) <= set(parameters)
+    for option, limit in cls.option_limits.items():
+        assert limit.describe()
+        with pytest.raises(BadOption, match=option):
+            limit.check(option, "/etc/passwd" if option != "pieces" else 6)

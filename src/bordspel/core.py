@@ -11,9 +11,12 @@ import abc
 import functools
 import importlib
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from bordspel.options import OptionLimit
 
 __all__ = [
     "MAX_MOVE_TEXT",
@@ -103,6 +106,8 @@ class State(abc.ABC):
 
     __slots__ = ()
     name: ClassVar[str]
+    option_limits: ClassVar[Mapping[str, OptionLimit]] = {}
+    """The options an untrusted caller (the web app) may set, with their limits."""
 
     # -- immutability -------------------------------------------------------------
     def __setattr__(self, key: str, value: object) -> None:

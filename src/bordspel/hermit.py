@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
 
 from bordspel.core import (
@@ -24,6 +25,7 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.options import IntRange
 
 __all__ = ["COLOURS", "MAX_SIZE", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
 
@@ -128,6 +130,7 @@ class HermitState(State):
 
     __slots__ = ("n", "masks", "plies")
     name = "hermit"
+    option_limits = MappingProxyType({"size": IntRange(1, 16)})
     n: int
     masks: tuple[int, int, int]
     plies: int

@@ -14,6 +14,7 @@ import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 from urllib.parse import quote, unquote
 
@@ -29,17 +30,21 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.options import BadOption, Flag
 
 __all__ = [
     "DEFAULT_PIECES",
     "DUTCH_PIECES",
     "LINES",
+    "PIECE_SETS",
     "SQUARES_2X2",
+    "PieceOption",
     "PieceSet",
     "QuartoMove",
     "QuartoState",
     "characteristic_table",
     "grid_of",
+    "parse_piece_text",
     "piece_properties",
     "quarto_lines",
     "read_piece_file",
@@ -85,6 +90,11 @@ def read_piece_file(path: str | Path) -> tuple[list[str], dict[str, list[str]]]:
         raise BordspelError(f"a piece file is named by its path, not by {type(path).__name__}")
     with open(path, encoding="utf-8") as handle:
         text = handle.read(MAX_PIECE_FILE + 1)
+    return parse_piece_text(text, str(path))
+
+
+def parse_piece_text(text: str, path: str = "the piece file") -> tuple[list[str], dict[str, list[str]]]:
+    """What ``read_piece_file`` reads, from the file's text; ``path`` names it in errors."""
     if len(text) > MAX_PIECE_FILE:
         raise ValueError(f"{path}: a piece file is at most {MAX_PIECE_FILE} characters long")
     numbered = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -241,6 +251,31 @@ DUTCH_PIECES = PieceSet(
 )
 """The spec's example file (stukken.txt) as a piece set."""
 
+PIECE_SETS = {"standard": DEFAULT_PIECES, "dutch": DUTCH_PIECES}
+"""The built-in piece sets by name."""
+
+
+class PieceOption:
+    """The ``pieces`` option for untrusted callers: a built-in set's name or a piece file's text
+    (the spec's format, at most ``TEXT_LIMIT`` characters), never a path."""
+
+    TEXT_LIMIT = 2048
+
+    def check(self, name: str, value: object) -> PieceSet:
+        if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
+            raise BadOption(f"option {name!r} is {' or '.join(PIECE_SETS)}, or a piece file's text")
+        if value in PIECE_SETS:
+            return PIECE_SETS[value]
+        if "\n" not in value:
+            raise BadOption(f"option {name!r} names no piece set: choose {', '.join(PIECE_SETS)}")
+        try:
+            return PieceSet.from_table(*parse_piece_text(value), "the piece file")
+        except ValueError as error:  # BordspelError is a ValueError
+            raise BadOption(str(error)) from None
+
+    def describe(self) -> dict[str, Any]:
+        return {"choices": list(PIECE_SETS), "text": self.TEXT_LIMIT}
+
 
 # -- the spec's set-based functions -------------------------------------------------------------
 def _check_config(config: object) -> str:
@@ -305,6 +340,7 @@ class QuartoState(State):
 
     __slots__ = ("filled", "ones", "hand", "turn", "result", "advanced", "pieces")
     name = "quarto"
+    option_limits = MappingProxyType({"advanced": Flag(), "pieces": PieceOption()})
     filled: int
     ones: tuple[int, int, int, int]
     hand: int

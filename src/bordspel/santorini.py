@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
 
 from bordspel.core import (
@@ -32,6 +33,7 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.options import Choice, Flag
 from bordspel.santorini_batch import RandomGames, native_perft, random_games
 
 __all__ = [
@@ -313,6 +315,7 @@ class SantoriniState(State):
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners")
     name = "santorini"
+    option_limits = MappingProxyType({"players": Choice((2, 3, 4)), "finite_supply": Flag()})
     players: int
     levels: Levels
     workers: tuple[int, ...]

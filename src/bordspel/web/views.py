@@ -12,12 +12,11 @@ from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
-from bordspel.core import Outcome, State, game_class, square_name
+from bordspel.core import Outcome, State, available_games, game_class, square_name
 from bordspel.hermit import HermitMove
 from bordspel.quarto import QuartoMove
 from bordspel.santorini import SIZE, Placement, Turn
 from bordspel.web.actions import outcome
-from bordspel.web.options import LIMITS
 from bordspel.web.seats import seat_choices
 from bordspel.web.store import StoredGame
 
@@ -97,8 +96,9 @@ def record_text(stored: StoredGame) -> str:
 def meta() -> dict[str, Any]:
     """The games, the options a start page can offer with their limits, and the seats' choices."""
     games = {}
-    for name, limits in LIMITS.items():
+    for name in available_games():
         cls = game_class(name)
+        limits = cls.option_limits
         params = inspect.signature(cls.initial).parameters
         options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
         games[name] = {
