@@ -4,6 +4,7 @@ Quarto positions come from random play in which nobody hands over an immediately
 after 8, 6 and 4 placements, with the next piece still to be chosen (``random_choice_position``,
 seeded). Each is solved by a fresh solver (an empty table), the compiled one (when it is built)
 and the pure-Python reference, on the same positions (the pure one on the first few at 4 placed).
+Then the compiled Quarto playouts of MCTS (``random_results``, one batch from the empty board).
 
 Run:  python benchmarks/bench_solvers.py                 (the README's figures)
       python benchmarks/bench_solvers.py --smoke         (a quick run that only checks it works)
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import time
 
 from bordspel._native import load
 from bordspel.ai.hermit import solve_empty
@@ -40,6 +42,20 @@ def bench_quarto(placed: int, count: int, solver: type[PureQuartoSolver]) -> Non
     )
 
 
+def bench_quarto_playouts(games: int) -> None:
+    playouts = load("quarto_playout")
+    if playouts is None:
+        return
+    for advanced in (False, True):
+        started = time.perf_counter()
+        results = playouts.random_results(0, (0, 0, 0, 0), -1, 0, advanced, games, 1)
+        seconds = time.perf_counter() - started
+        print(
+            f"Quarto{' advanced' if advanced else ''}, compiled random games: {games / seconds:,.0f} games/s "
+            f"(first/second/draw: {results.count(0)}/{results.count(1)}/{results.count(2)})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true")
@@ -49,6 +65,7 @@ def main() -> None:
         if load("quarto_solver") is not None:
             bench_quarto(placed, compiled, CompiledQuartoSolver)
         bench_quarto(placed, pure, PureQuartoSolver)
+    bench_quarto_playouts(10_000 if args.smoke else 1_000_000)
     size = 3 if args.smoke else 4
     report = solve_empty(size)
     winner = "first" if report.first_player_wins else "second"
