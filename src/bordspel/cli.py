@@ -325,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="B",
-        help="quarto, compiled solver: a table of at most 2**B entries of 16 bytes (default 24)",
+        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
     )
     solve.set_defaults(run=cmd_solve)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
