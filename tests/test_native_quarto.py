@@ -17,6 +17,7 @@ from types import ModuleType
 import pytest
 
 from bordspel import new_game
+from bordspel._native import load
 from bordspel.ai import make_player
 from bordspel.ai.mcts import random_playout
 from bordspel.ai.quarto import (
@@ -185,6 +186,11 @@ def playout_returns(result: int) -> tuple[float, ...]:
     return ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))[result]
 
 
+SWITCHED_OFF = load("quarto_playout") is None
+"""``BORDSPEL_PURE`` is set: the players use the reference."""
+
+
+@pytest.mark.skipif(SWITCHED_OFF, reason="BORDSPEL_PURE is set")
 def test_the_playout_hook_reaches_mcts() -> None:
     state = started(3, 1, False)
     assert playout(state, random.Random(1)) in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
@@ -196,6 +202,12 @@ def test_the_playout_hook_reaches_mcts() -> None:
     player = make_player("mcts:playouts=60", "quarto", seed=2)
     assert player.playout is playout  # type: ignore[attr-defined]
     assert player.step(state) in state.legal_moves()
+
+
+@pytest.mark.skipif(not SWITCHED_OFF, reason="BORDSPEL_PURE is not set")
+def test_switched_off_mcts_plays_the_reference_playouts() -> None:
+    assert KNOWLEDGE.playout is None and QuartoSolver is PureQuartoSolver
+    assert make_player("mcts:playouts=10", "quarto", seed=2).playout is random_playout  # type: ignore[attr-defined]
 
 
 def test_the_compiled_solver_is_the_default_unless_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
