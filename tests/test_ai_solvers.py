@@ -11,7 +11,7 @@ from bordspel.ai import make_player
 from bordspel.ai import quarto as quarto_ai
 from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
 from bordspel.ai.hermit_proof import ProofSolver
-from bordspel.ai.quarto import WIN, QuartoSolver, board_symmetries, random_choice_position
+from bordspel.ai.quarto import WIN, PureQuartoSolver, QuartoSolver, board_symmetries, random_choice_position
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
 from bordspel.hermit import HermitState
@@ -241,3 +241,12 @@ def test_the_endgame_solver_keeps_one_solver_a_variant(monkeypatch: pytest.Monke
             assert endgame(state) in state.legal_moves()
             asked += 1
     assert len(made) == 1
+
+
+def test_the_pure_solver_reports_progress() -> None:
+    board, available = random_choice_position(5, random.Random(3))
+    seen: list[int] = []
+    solver = PureQuartoSolver()
+    solver.progress = seen.append
+    solution = solver.solve_choice(board, available)
+    assert seen and all(n % 65536 == 0 for n in seen) and seen[-1] <= solution.nodes
