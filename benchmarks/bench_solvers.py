@@ -2,7 +2,9 @@
 
 Quarto positions come from random play in which nobody hands over an immediately winning piece,
 after 8, 6 and 4 placements, with the next piece still to be chosen (``random_choice_position``,
-seeded). Each is solved by a fresh solver (an empty table).
+seeded). Each is solved by a fresh solver (an empty table), the compiled one (when it is built)
+and the pure-Python reference, on the same positions (the pure one on the first few at 4 placed).
+Then the compiled Quarto playouts of MCTS (``random_results``, one batch from the empty board).
 
 Run:  python benchmarks/bench_solvers.py                 (the README's figures)
       python benchmarks/bench_solvers.py --smoke         (a quick run that only checks it works)
@@ -13,35 +15,57 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import time
 
+from bordspel._native import load
 from bordspel.ai.hermit import solve_empty
-from bordspel.ai.quarto import QuartoSolver, random_choice_position
+from bordspel.ai.quarto import CompiledQuartoSolver, PureQuartoSolver, random_choice_position
 
 
-def bench_quarto(placed: int, count: int) -> None:
+def bench_quarto(placed: int, count: int, solver: type[PureQuartoSolver]) -> None:
     rng = random.Random(placed)
-    times, results = [], {"win": 0, "draw": 0, "loss": 0}
+    name = "compiled" if solver is CompiledQuartoSolver else "pure"
+    times, nodes, results = [], 0, {"win": 0, "draw": 0, "loss": 0}
     for done in range(1, count + 1):
         board, available = random_choice_position(placed, rng)
-        solution = QuartoSolver().solve_choice(board, available)
+        solution = solver().solve_choice(board, available)
         times.append(solution.seconds)
+        nodes += solution.nodes
         results[solution.result] += 1
-        print(f"\r  {placed} placed: {done}/{count} positions", end="", flush=True)
+        print(f"\r  {placed} placed, {name}: {done}/{count} positions", end="", flush=True)
     print(
-        f"\rQuarto, {placed} placed: mean {statistics.mean(times) * 1000:9.1f} ms, median "
-        f"{statistics.median(times) * 1000:9.1f} ms, max {max(times) * 1000:9.1f} ms over {count} positions "
+        f"\rQuarto, {placed} placed, {name:8}: mean {statistics.mean(times) * 1000:9.1f} ms, median "
+        f"{statistics.median(times) * 1000:9.1f} ms, max {max(times) * 1000:9.1f} ms over {count} positions; "
+        f"{nodes / count:,.0f} nodes a position, {sum(times) / nodes * 1e6:.3f} us a node "
         f"(win/draw/loss for the chooser: {results['win']}/{results['draw']}/{results['loss']})",
         flush=True,
     )
+
+
+def bench_quarto_playouts(games: int) -> None:
+    playouts = load("quarto_playout")
+    if playouts is None:
+        return
+    for advanced in (False, True):
+        started = time.perf_counter()
+        results = playouts.random_results(0, (0, 0, 0, 0), -1, 0, advanced, games, 1)
+        seconds = time.perf_counter() - started
+        print(
+            f"Quarto{' advanced' if advanced else ''}, compiled random games: {games / seconds:,.0f} games/s "
+            f"(first/second/draw: {results.count(0)}/{results.count(1)}/{results.count(2)})"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
-    plan = [(10, 5), (8, 3)] if args.smoke else [(8, 20), (6, 20), (4, 10)]
-    for placed, count in plan:
-        bench_quarto(placed, count)
+    plan = [(10, 5, 5), (8, 3, 3)] if args.smoke else [(8, 20, 20), (6, 20, 20), (4, 20, 3)]
+    for placed, compiled, pure in plan:
+        if load("quarto_solver") is not None:
+            bench_quarto(placed, compiled, CompiledQuartoSolver)
+        bench_quarto(placed, pure, PureQuartoSolver)
+    bench_quarto_playouts(10_000 if args.smoke else 1_000_000)
     size = 3 if args.smoke else 4
     report = solve_empty(size)
     winner = "first" if report.first_player_wins else "second"

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from bordspel.ai import make_player
+from bordspel.ai import quarto as quarto_ai
 from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
 from bordspel.ai.hermit_proof import ProofSolver
-from bordspel.ai.quarto import WIN, QuartoSolver, board_symmetries, random_choice_position
+from bordspel.ai.quarto import WIN, PureQuartoSolver, QuartoSolver, board_symmetries, random_choice_position
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
 from bordspel.hermit import HermitState
@@ -218,3 +219,34 @@ def test_perfect_play_keeps_a_won_position_won() -> None:
             else:
                 assert outcome.winner == state.to_move
     assert wins
+
+
+def test_the_endgame_solver_keeps_one_solver_a_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+
+    class Counted(quarto_ai.QuartoSolver):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: bool) -> None:
+            made.append(self)
+            super().__init__(*args)
+
+    monkeypatch.setattr(quarto_ai, "QuartoSolver", Counted)
+    endgame = quarto_ai.solver(None)
+    rng = random.Random(4)
+    asked = 0
+    while asked < 3:
+        state = new_game("quarto")
+        while state.filled.bit_count() < 6 + asked and not state.is_over():  # type: ignore[attr-defined]
+            state = state.apply(state.random_move(rng))
+        if not state.is_over():
+            assert endgame(state) in state.legal_moves()
+            asked += 1
+    assert len(made) == 1
+
+
+def test_the_pure_solver_reports_progress() -> None:
+    board, available = random_choice_position(5, random.Random(3))
+    seen: list[int] = []
+    solver = PureQuartoSolver()
+    solver.progress = seen.append
+    solution = solver.solve_choice(board, available)
+    assert seen and all(n % 65536 == 0 for n in seen) and seen[-1] <= solution.nodes

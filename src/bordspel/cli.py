@@ -162,13 +162,22 @@ def solve_hermit(args: argparse.Namespace) -> None:
 
 
 def solve_quarto(args: argparse.Namespace) -> None:
-    from bordspel.ai.quarto import QuartoSolver
+    from bordspel.ai.quarto import CompiledQuartoSolver, QuartoSolver
     from bordspel.quarto import QuartoState
 
     state = QuartoState.from_str(args.target)
     if state.is_over():
         raise BordspelError("the game in that position is over")
+    started = time.perf_counter()
     solver = QuartoSolver(state.advanced)
+    if isinstance(solver, CompiledQuartoSolver) and args.table_bits:
+        solver = CompiledQuartoSolver(state.advanced, max_table_bits=args.table_bits)
+
+    def progress(nodes: int) -> None:
+        line = f"\rpositions examined {nodes:,}, {time.perf_counter() - started:.0f} s"
+        print(line, end="", file=sys.stderr, flush=True)
+
+    solver.progress = progress
     board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
     available = sum(1 << p for p in state.available())
     if state.hand < 0:
@@ -176,6 +185,8 @@ def solve_quarto(args: argparse.Namespace) -> None:
     else:
         solution = solver.solve_placement(board, state.hand, available)
     move = solver.best_move(state)
+    if solution.nodes >= 1 << 16:
+        print(file=sys.stderr)
     who = f"player {state.to_move + 1}"
     placements = f"{solution.distance} placement{'' if solution.distance == 1 else 's'}"
     print(f"{who} to move: {solution.result} in {placements}; best move {move.to_str()}")
@@ -245,8 +256,23 @@ def _positive(text: str) -> float:
     return value
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version and whether the compiled modules are in use, then exit."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from bordspel import __version__
+        from bordspel._native import backend
+
+        print(f"bordspel {__version__} ({backend()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bordspel", description="Hermit, Santorini and Quarto.")
+    parser.add_argument("--version", action=VersionAction, help="the version and the backend in use")
     commands = parser.add_subparsers(dest="command", required=True)
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(run=cmd_games)
@@ -320,6 +346,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
     solve.add_argument(
         "--first", action="store_true", help="hermit: stop at the first winning first move (the centre first)"
+    )
+    solve.add_argument(
+        "--table-bits",
+        type=int,
+        default=0,
+        metavar="B",
+        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
     )
     solve.set_defaults(run=cmd_solve)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")

@@ -14,7 +14,7 @@ from types import ModuleType
 
 __all__ = ["MODULES", "backend", "load"]
 
-MODULES: tuple[str, ...] = ("santorini_core",)
+MODULES: tuple[str, ...] = ("santorini_core", "quarto_solver", "quarto_playout")
 """The compiled modules this release ships (each has a pure-Python reference)."""
 
 

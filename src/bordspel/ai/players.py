@@ -98,7 +98,7 @@ class AlphaBetaPlayer:
 
 
 class MCTSPlayer:
-    """Monte Carlo tree search (UCT) with random playouts, seeded."""
+    """Monte Carlo tree search (UCT) with random playouts (the game's own when it has them), seeded."""
 
     def __init__(
         self,

@@ -1,5 +1,9 @@
 """Quarto knowledge: an exact solver (negamax, alpha-beta, a transposition table on canonical
-positions) and a cheap evaluation for search.
+positions), random playouts for MCTS, and a cheap evaluation for search.
+
+``PureQuartoSolver`` is the readable reference; ``CompiledQuartoSolver`` runs the same search
+in C (``bordspel._native.quarto_solver``) and returns the same values. ``QuartoSolver`` is the
+compiled one when it is built (and ``BORDSPEL_PURE`` is not set), else the pure one.
 
 The solver works on a plain board (16 piece codes, -1 for empty) and the set of pieces still
 to give. A *choice* is the moment a player, having placed, picks the piece for the opponent;
@@ -18,20 +22,33 @@ permutations is the canonical key.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations, product
+from types import ModuleType
 from typing import Any
 
+from bordspel._native import load
 from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
 from bordspel.quarto import LINES, SQUARES_2X2, QuartoMove, QuartoState
 
-__all__ = ["QuartoSolver", "Solution", "board_symmetries", "evaluate", "random_choice_position"]
+__all__ = [
+    "CompiledQuartoSolver",
+    "PureQuartoSolver",
+    "QuartoSolver",
+    "Solution",
+    "board_symmetries",
+    "evaluate",
+    "playout",
+    "random_choice_position",
+]
 
 WIN = 1000
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -41,7 +58,8 @@ def _cells(mask: int) -> tuple[int, ...]:
     return tuple(c for c in range(16) if mask >> c & 1)
 
 
-def board_symmetries(advanced: bool = False) -> list[tuple[int, ...]]:
+@cache
+def board_symmetries(advanced: bool = False) -> tuple[tuple[int, ...], ...]:
     """Square permutations (``perm[new] = old``) that keep the winning lines (and 2x2 squares)."""
     lines = set(LINES.values()) | (set(SQUARES_2X2.values()) if advanced else set())
     found = []
@@ -54,7 +72,12 @@ def board_symmetries(advanced: bool = False) -> list[tuple[int, ...]]:
             )
             if all(sum(1 << perm[c] for c in _cells(line)) in lines for line in lines):
                 found.append(perm)
-    return sorted(set(found))
+    return tuple(sorted(set(found)))
+
+
+def line_masks(advanced: bool) -> list[int]:
+    """The winning lines' square masks (with the 2x2 squares in the advanced variant)."""
+    return [*LINES.values(), *(SQUARES_2X2.values() if advanced else ())]
 
 
 def _winning_pieces() -> list[int]:
@@ -84,7 +107,7 @@ class Solution:
     seconds: float
 
 
-class QuartoSolver:
+class PureQuartoSolver:
     """Solves Quarto positions exactly; keeps its tables between calls.
 
     The search keeps the board in place (put and take back) with, per line, the number of
@@ -94,7 +117,7 @@ class QuartoSolver:
 
     def __init__(self, advanced: bool = False, canonical_empties: int = 9) -> None:
         self.advanced = advanced
-        masks = [*LINES.values(), *(SQUARES_2X2.values() if advanced else ())]
+        masks = line_masks(advanced)
         self.line_cells = [_cells(m) for m in masks]
         self.cell_lines = [tuple(i for i, m in enumerate(masks) if m >> c & 1) for c in range(16)]
         self.other_lines = [tuple(i for i, m in enumerate(masks) if not m >> c & 1) for c in range(16)]
@@ -104,6 +127,9 @@ class QuartoSolver:
         self.nodes = 0
         self.wdl = True
         self.deadline: float | None = None
+        """``time.perf_counter()`` past which a search raises ``OutOfTime``."""
+        self.progress: Callable[[int], None] | None = None
+        """Called now and then during a search with the nodes searched so far."""
         self._load([-1] * 16)
 
     # -- the board ------------------------------------------------------------------------------
@@ -186,8 +212,8 @@ class QuartoSolver:
         """Score of the player who must hand over one of ``available`` (``done`` placements made);
         ``threats`` are the pieces that would win on the board now."""
         self.nodes += 1
-        if self.nodes & 4095 == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
+        if self.nodes & 4095 == 0:
+            self._poll()
         if not available:
             return 0
         safe = available & ~threats
@@ -218,6 +244,12 @@ class QuartoSolver:
         stored = best + done if best > 1 else best - done if best < -1 else best
         table[key] = (stored, flag, best_piece)
         return best
+
+    def _poll(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        if self.progress is not None and self.nodes & 0xFFFF == 0:
+            self.progress(self.nodes)
 
     def place(self, piece: int, available: int, threats: int, alpha: int, beta: int, done: int) -> int:
         """Score of the player who must place ``piece`` (then choose from ``available``)."""
@@ -335,6 +367,67 @@ class QuartoSolver:
         return QuartoMove(cell, chars[piece if piece is not None else state.available()[0]])
 
 
+class CompiledQuartoSolver(PureQuartoSolver):
+    """The same solver with the search in C (the same scores and best moves; other node
+    counts, as its table is a fixed array that forgets).
+
+    Its table grows with the first position of each size it solves, to at most
+    ``2**max_table_bits`` entries of 16 bytes; ``progress`` is called about every
+    ``report_seconds``.
+    """
+
+    def __init__(
+        self,
+        advanced: bool = False,
+        canonical_empties: int = 9,
+        max_table_bits: int = 24,
+        report_seconds: float = 1.0,
+    ) -> None:
+        super().__init__(advanced, canonical_empties)
+        self.core = _compiled().Solver(
+            line_masks(advanced),
+            board_symmetries(advanced),
+            canonical_empties,
+            max_table_bits,
+            report_seconds,
+        )
+
+    def solve_choice(self, board: list[int], available: int) -> Solution:
+        return self._solve(board, -1, available)
+
+    def solve_placement(self, board: list[int], piece: int, available: int) -> Solution:
+        return self._solve(board, piece, available)
+
+    def _solve(self, board: list[int], piece: int, available: int) -> Solution:
+        started = time.perf_counter()
+        self.core.progress = None if self.progress is None else self._report
+        try:
+            if piece < 0:
+                score, best, nodes = self.core.solve_choice(board, available, self.deadline or 0.0)
+            else:
+                score, best, nodes = self.core.solve_placement(board, piece, available, self.deadline or 0.0)
+        except TimeoutError:
+            raise OutOfTime from None
+        self.nodes += nodes
+        empties = available.bit_count() + (piece >= 0)
+        return _solution(score, empties, None if best < 0 else best, nodes, time.perf_counter() - started)
+
+    def _report(self, nodes: int) -> None:
+        if self.progress is not None:
+            self.progress(self.nodes + nodes)
+
+
+def _compiled() -> ModuleType:
+    """The compiled solver module (ImportError when it is not built)."""
+    return importlib.import_module("bordspel._native.quarto_solver")
+
+
+QuartoSolver: type[PureQuartoSolver] = (
+    CompiledQuartoSolver if load("quarto_solver") is not None else PureQuartoSolver
+)
+"""The solver the players, ``bordspel solve quarto`` and the benchmarks use."""
+
+
 def _bits(mask: int) -> list[int]:
     return [i for i in range(16) if mask >> i & 1]
 
@@ -353,7 +446,7 @@ def random_choice_position(placed: int, rng: random.Random, advanced: bool = Fal
     Returns the board and the available pieces after ``placed`` placements, the player who
     made the last one still to choose; retries until such a game gets that far.
     """
-    solver = QuartoSolver(advanced)
+    solver = PureQuartoSolver(advanced)
     while True:
         board, available = [-1] * 16, 0xFFFF
         piece = rng.randrange(16)
@@ -388,12 +481,12 @@ def evaluate(state: State, seat: int) -> float:
     return guess if state.to_move == seat else -guess
 
 
-_SOLVERS: dict[bool, QuartoSolver] = {}
+_SOLVERS: dict[bool, PureQuartoSolver] = {}
 
 
-def _evaluation_solver(advanced: bool) -> QuartoSolver:
+def _evaluation_solver(advanced: bool) -> PureQuartoSolver:
     if advanced not in _SOLVERS:
-        _SOLVERS[advanced] = QuartoSolver(advanced)
+        _SOLVERS[advanced] = PureQuartoSolver(advanced)
     return _SOLVERS[advanced]
 
 
@@ -407,7 +500,7 @@ class QuartoEndgame:
 
     def __init__(self, time_limit: float | None, max_empty: int = 11) -> None:
         self.time_limit, self.max_empty = time_limit, max_empty
-        self.solvers: dict[bool, QuartoSolver] = {}
+        self.solvers: dict[bool, PureQuartoSolver] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         return {"time_limit": self.time_limit, "max_empty": self.max_empty, "solvers": {}}
@@ -417,7 +510,9 @@ class QuartoEndgame:
         empty = 16 - state.filled.bit_count()
         if empty > self.max_empty:
             return None
-        exact = self.solvers.setdefault(state.advanced, QuartoSolver(state.advanced))
+        if state.advanced not in self.solvers:  # one solver a variant, keeping its table between moves
+            self.solvers[state.advanced] = QuartoSolver(state.advanced)
+        exact = self.solvers[state.advanced]
         exact.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             return exact.best_move(state)
@@ -432,6 +527,25 @@ def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
     return QuartoEndgame(time_limit, max_empty)
 
 
+_PLAYOUTS = load("quarto_playout")
+_RETURNS = ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
+"""The returns of each seat by result: seat 0 won, seat 1 won, a draw."""
+
+
+def playout(state: State, rng: random.Random) -> tuple[float, ...]:
+    """For MCTS: the returns of a random game from ``state``, played in C (the same moves'
+    distribution as ``random_move``); needs the compiled ``quarto_playout``."""
+    assert isinstance(state, QuartoState) and _PLAYOUTS is not None
+    outcome = state.outcome()
+    if outcome is not None:
+        return outcome.returns()
+    seed = rng.getrandbits(64)
+    result: int = _PLAYOUTS.random_result(
+        state.filled, state.ones, state.hand, state.turn, state.advanced, seed
+    )
+    return _RETURNS[result]
+
+
 KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     levels={
@@ -441,4 +555,5 @@ KNOWLEDGE = Knowledge(
         "perfect": "alphabeta:time=1,solver_time=600",
     },
     solver=solver,
+    playout=None if _PLAYOUTS is None else playout,
 )

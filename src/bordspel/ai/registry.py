@@ -36,7 +36,7 @@ class Knowledge:
     players: dict[str, Callable[[], Player]] = field(default_factory=dict)
     """Players only this game has (e.g. a known strategy)."""
     playout: Playout | None = None
-    """A faster random playout for MCTS than the generic one (e.g. compiled)."""
+    """A faster random playout for MCTS (e.g. compiled); None: ``mcts.random_playout``."""
 
 
 _KNOWLEDGE = {
