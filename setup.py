@@ -14,6 +14,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
+DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "initializedcheck": False}
+
+
 class OptionalBuildExt(build_ext):
     """Build every extension it can; warn about (and skip) any that does not compile."""
 
@@ -25,8 +28,11 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         try:
-            super().build_extension(ext)
-        except Exception as error:
+            from Cython.Build import cythonize
+
+            (compiled,) = cythonize([ext], language_level=3, compiler_directives=DIRECTIVES)
+            super().build_extension(compiled)
+        except Exception as error:  # Cython missing, a module Cython or the C compiler refuses
             self._warn(f"{ext.name} not built ({error}); using its pure-Python module")
 
     @staticmethod
@@ -35,20 +41,11 @@ class OptionalBuildExt(build_ext):
 
 
 def extensions() -> list[Extension]:
-    sources = sorted(glob("src/bordspel/_native/*.pyx"))
-    if not sources:
-        return []
-    try:
-        from Cython.Build import cythonize
-    except ImportError:
-        print("WARNING: Cython is missing; using the pure-Python modules", file=sys.stderr)
-        return []
-    modules = [
+    """One extension per ``.pyx`` file; each is cythonized when it is built (see above)."""
+    return [
         Extension(f"bordspel._native.{Path(source).stem}", [source], extra_compile_args=["-O3"])
-        for source in sources
+        for source in sorted(glob("src/bordspel/_native/*.pyx"))
     ]
-    return cythonize(modules, language_level=3, compiler_directives={"boundscheck": False,
-                     "wraparound": False, "cdivision": True, "initializedcheck": False})
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
