@@ -13,7 +13,6 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-
 DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "initializedcheck": False}
 
 
@@ -31,7 +30,8 @@ class OptionalBuildExt(build_ext):
             from Cython.Build import cythonize
 
             (compiled,) = cythonize([ext], language_level=3, compiler_directives=DIRECTIVES)
-            super().build_extension(compiled)
+            ext.sources = compiled.sources  # the generated C file, on setuptools' own Extension
+            super().build_extension(ext)
         except Exception as error:  # Cython missing, a module Cython or the C compiler refuses
             self._warn(f"{ext.name} not built ({error}); using its pure-Python module")
 
