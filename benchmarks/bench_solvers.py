@@ -14,7 +14,7 @@ import argparse
 import random
 import statistics
 
-from bordspel.ai.hermit import solve_empty
+from bordspel.ai.hermit_solve import solve_empty
 from bordspel.ai.quarto import QuartoSolver, random_choice_position
 
 

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from bordspel.ai import make_player
-from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
+from bordspel.ai.hermit import GrundySolver, MirrorPlayer
 from bordspel.ai.hermit_proof import ProofSolver
+from bordspel.ai.hermit_solve import solve_empty
 from bordspel.ai.quarto import WIN, QuartoSolver, board_symmetries, random_choice_position
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game

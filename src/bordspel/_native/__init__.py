@@ -14,7 +14,7 @@ from types import ModuleType
 
 __all__ = ["MODULES", "backend", "load"]
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("hermit_core",)
 """The compiled modules this release ships (each has a pure-Python reference)."""
 
 

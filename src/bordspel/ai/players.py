@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bordspel.ai.mcts import mcts
+from bordspel.ai.mcts import Playout, mcts, random_playout
 from bordspel.ai.search import WIN, Evaluation, Searcher, SearchResult
 from bordspel.core import State
 
@@ -107,14 +107,18 @@ class MCTSPlayer:
         playouts: int | None = 1000,
         time_limit: float | None = None,
         endgame: Endgame | None = None,
+        playout: Playout | None = None,
     ) -> None:
         self.name = "mcts"
         self.rng = random.Random(seed)
         self.playouts, self.time_limit, self.endgame = playouts, time_limit, endgame
+        self.playout = playout or random_playout
 
     def step(self, state: State) -> Any:
         if self.endgame is not None:
             move = self.endgame(state)
             if move is not None:
                 return move
-        return mcts(state, self.rng, playouts=self.playouts, time_limit=self.time_limit).move
+        return mcts(
+            state, self.rng, playouts=self.playouts, time_limit=self.time_limit, playout=self.playout
+        ).move
