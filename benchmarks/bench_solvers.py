@@ -18,7 +18,7 @@ import statistics
 import time
 
 from bordspel._native import load
-from bordspel.ai.hermit import solve_empty
+from bordspel.ai.hermit_solve import solve_empty
 from bordspel.ai.quarto import CompiledQuartoSolver, PureQuartoSolver, random_choice_position
 
 

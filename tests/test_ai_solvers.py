@@ -9,8 +9,9 @@ import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai import quarto as quarto_ai
-from bordspel.ai.hermit import GrundySolver, MirrorPlayer, solve_empty
+from bordspel.ai.hermit import GrundySolver, MirrorPlayer
 from bordspel.ai.hermit_proof import ProofSolver
+from bordspel.ai.hermit_solve import solve_empty
 from bordspel.ai.quarto import WIN, PureQuartoSolver, QuartoSolver, board_symmetries, random_choice_position
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import random
 import socket
@@ -139,7 +140,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def solve_hermit(args: argparse.Namespace) -> None:
-    from bordspel.ai.hermit import solve_empty
+    from bordspel.ai.arena import BACKENDS
+    from bordspel.ai.hermit_solve import settle, solve_empty, table_bits
 
     try:
         size = int(args.target)
@@ -151,7 +153,13 @@ def solve_hermit(args: argparse.Namespace) -> None:
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
         line.update(f"first moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s")
 
-    report = solve_empty(size, progress, args.first)
+    run = None
+    if args.backend == "ray" or (args.workers or 1) > 1:
+        address = {"address": args.address} if args.address else {}
+        run = functools.partial(BACKENDS[args.backend](args.workers, **address).run, settle)
+    results = Path(args.results) if args.results else None
+    bits = table_bits(args.memory)
+    report = solve_empty(size, progress, args.first, run=run, results=results, bits=bits)
     line.close()
     winner = "the first player" if report.first_player_wins else "the second player"
     grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
@@ -353,6 +361,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="B",
         help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
+    )
+    solve.add_argument(
+        "--workers", type=int, default=1, help="hermit: worker processes (or Ray tasks) for the first moves"
+    )
+    solve.add_argument(
+        "--backend", choices=["local", "ray"], default="local", help="hermit: local processes or Ray tasks"
+    )
+    solve.add_argument("--address", help="hermit with --backend ray: the address of an existing Ray cluster")
+    solve.add_argument(
+        "--results", metavar="FILE", help="hermit: append each settled first move to FILE, and resume from it"
+    )
+    solve.add_argument(
+        "--memory", type=float, default=256, metavar="MB", help="hermit: the result table per worker (MB)"
     )
     solve.set_defaults(run=cmd_solve)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")

@@ -14,7 +14,7 @@ from types import ModuleType
 
 __all__ = ["MODULES", "backend", "load"]
 
-MODULES: tuple[str, ...] = ("santorini_core", "quarto_solver", "quarto_playout")
+MODULES: tuple[str, ...] = ("santorini_core", "quarto_solver", "quarto_playout", "hermit_core")
 """The compiled modules this release ships (each has a pure-Python reference)."""
 
 

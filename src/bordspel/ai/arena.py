@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 from bordspel.ai.registry import make_player
 from bordspel.core import BordspelError, new_game
@@ -132,9 +132,13 @@ def labels(players: list[str]) -> list[str]:
     return [f"{p}#{players[:i].count(p) + 1}" if players.count(p) > 1 else p for i, p in enumerate(players)]
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
 class Backend(Protocol):
-    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
-        """Results as the games finish, in any order."""
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+        """Results as the tasks (games) finish, in any order."""
 
 
 class SerialBackend:
@@ -143,7 +147,7 @@ class SerialBackend:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = 1
 
-    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
         for task in tasks:
             yield work(task)
 
@@ -154,7 +158,7 @@ class ProcessBackend:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
         pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts_to_the_parent)
         try:
             futures = [pool.submit(work, task) for task in tasks]
@@ -191,12 +195,16 @@ class RayBackend:
                 )
         self.workers = workers
 
-    def run(self, work: Callable[[GameTask], GameResult], tasks: list[GameTask]) -> Iterator[GameResult]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
         remote = self.ray.remote(work)
         pending = [remote.remote(task) for task in tasks]
-        while pending:
-            done, pending = self.ray.wait(pending, num_returns=1)
-            yield self.ray.get(done[0])
+        try:
+            while pending:
+                done, pending = self.ray.wait(pending, num_returns=1)
+                yield self.ray.get(done[0])
+        finally:  # a caller that stops early leaves no task running
+            for ref in pending:
+                self.ray.cancel(ref, force=True)
 
 
 BACKENDS: dict[str, Callable[..., Backend]] = {

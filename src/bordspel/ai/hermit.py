@@ -11,11 +11,14 @@ of the square grid and the 6 renamings of the colours.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bordspel._native import load
+from bordspel.ai.mcts import Playout, random_playout
 from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
@@ -25,7 +28,7 @@ from bordspel.hermit import COLOURS, Geometry, HermitMove, HermitState, dilate, 
 if TYPE_CHECKING:
     from bordspel.ai.hermit_proof import ProofSolver
 
-__all__ = ["GrundySolver", "MirrorPlayer", "SolveReport", "evaluate", "solve_empty"]
+__all__ = ["GrundySolver", "MirrorPlayer", "evaluate"]
 
 Region = tuple[int, int, int]
 """The squares of one region that accept red, yellow and blue (bitboards on the board)."""
@@ -201,70 +204,6 @@ class GrundySolver:
         return [m for m in state.legal_moves() if self.value(state.apply_unchecked(m)) == 0]
 
 
-@dataclass
-class SolveReport:
-    n: int
-    first_player_wins: bool
-    grundy: int | None
-    """The Grundy value of the empty board: 0 when the second player wins; computed up to 3x3."""
-    winning_moves: list[HermitMove]
-    moves: int
-    """First moves tried (all of them, unless the search stopped at the first winning one)."""
-    examined: int
-    """Positions searched plus small regions given a Grundy value."""
-    seconds: float
-
-
-Progress = Callable[[int, int, int, float], None]
-"""``progress(first moves done, first moves, positions examined, seconds)``."""
-
-
-def solve_empty(n: int, progress: Progress | None = None, first_only: bool = False) -> SolveReport:
-    """Solve the empty n x n board: who wins, and every winning first move (or the first found).
-
-    Each first move is settled by the pruned win/loss search of ``hermit_proof``; first moves
-    that are images of one already settled under a symmetry are not searched again.
-    """
-    from bordspel.ai.hermit_proof import ProofSolver
-
-    started = time.perf_counter()
-    solver = ProofSolver(n)
-    start = HermitState.initial(size=n)
-    moves = sorted(start.legal_moves(), key=lambda m: _distance_to_centre(m, n))
-    done = 0
-
-    def examined() -> int:
-        return solver.examined + solver.grundy.examined
-
-    def report_progress(settled: int) -> None:
-        if progress is not None:
-            progress(settled, len(moves), examined(), time.perf_counter() - started)
-
-    solver.on_progress = lambda _: report_progress(done - 1)
-    winning = []
-    seen: dict[tuple[tuple[tuple[int, int, int], ...], int], bool] = {}
-    for done, move in enumerate(moves, 1):
-        position = solver.position(solver.grundy.accepts(start.apply_unchecked(move)))
-        key = solver.key(position)
-        if key not in seen:
-            seen[key] = not solver.wins(position)
-        if seen[key]:
-            winning.append(move)
-        report_progress(done)
-        if winning and first_only:
-            break
-    grundy = 0 if not winning else solver.grundy.value(start) if n <= 3 else None
-    return SolveReport(n, bool(winning), grundy, winning, done, examined(), time.perf_counter() - started)
-
-
-def _distance_to_centre(move: HermitMove, n: int) -> float:
-    """How far a block lies from the centre (the centre block, the known winner, comes first)."""
-    squares = move.squares
-    row = sum(r for r, _ in squares) / len(squares)
-    col = sum(c for _, c in squares) / len(squares)
-    return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)
-
-
 class MirrorPlayer:
     """The first player's winning strategy on odd boards: an upright block in the centre, then
     every opponent's block answered by its point reflection in the same colour."""
@@ -329,7 +268,9 @@ class HermitEndgame:
         assert isinstance(state, HermitState)
         if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
             return MirrorPlayer().step(state)
-        proof = self.solvers.setdefault(state.n, ProofSolver(state.n))
+        if state.n not in self.solvers:  # one solver a board size, keeping its table between moves
+            self.solvers[state.n] = ProofSolver(state.n)
+        proof = self.solvers[state.n]
         proof.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             moves = state.legal_moves()
@@ -358,6 +299,20 @@ def _mirror_applies(state: HermitState) -> bool:
     return len(centre) == 1 and len(unanswered) == 1
 
 
+def compiled_playout() -> Playout | None:
+    """The compiled random playout (``hermit_core.playout``) for boards up to 8x8, or None."""
+    native = load("hermit_core")
+    if native is None:
+        return None
+    fast: Playout = native.playout
+
+    def playout(state: State, rng: random.Random) -> tuple[float, ...]:
+        assert isinstance(state, HermitState)
+        return fast(state, rng) if state.n <= 8 else random_playout(state, rng)
+
+    return playout
+
+
 KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     levels={
@@ -368,4 +323,5 @@ KNOWLEDGE = Knowledge(
     },
     solver=solver,
     players={"mirror": MirrorPlayer},
+    playout=compiled_playout(),
 )

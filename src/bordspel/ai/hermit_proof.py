@@ -8,6 +8,9 @@ Two copies of the same region cancel (their Grundy values XOR to zero), so a mov
 the board into mirror images is recognised at once. Replies that leave the board symmetric under
 a point reflection are tried first: on odd boards that is the known winning strategy, and
 elsewhere a cheap guess.
+
+Where the compiled module ``bordspel._native.hermit_core`` is built (boards up to 8x8), the
+search runs there; this module stays the reference it is tested against.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from bordspel._native import load
 from bordspel.ai.hermit import GrundySolver, Region, after_block, blocks, regions
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
@@ -44,11 +49,23 @@ class ProofSolver:
     deadline: float | None = None
     on_progress: Callable[[int], None] | None = None
     """Called with the number of positions examined, every 10,000."""
+    table_bits: int = 18
+    """The compiled search keeps ``4 * 2**table_bits`` results (16 bytes each)."""
 
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
         self.geo = self.grundy.geo
         self.half_turn = board_symmetries(self.n)[2]
+        native = load("hermit_core")
+        self.core: Any = None
+        if native is not None and self.n <= 8 and self.small <= 16:
+            self.core = native.Solver(self.n, self.small, self.table_bits)
+
+    def total_examined(self) -> int:
+        """Positions searched plus small regions given a Grundy value."""
+        if self.core is not None:
+            return int(self.core.examined + self.core.grundy_examined)
+        return self.examined + self.grundy.examined
 
     # -- positions -------------------------------------------------------------------------------
     def position(self, accepts: Region) -> Position:
@@ -58,6 +75,8 @@ class ProofSolver:
     def state_wins(self, state: State) -> bool:
         """Whether the player to move in an engine position wins."""
         assert isinstance(state, HermitState)
+        if self.core is not None:
+            return self._compiled(self.grundy.accepts(state), 0)
         return self.wins(self.position(self.grundy.accepts(state)))
 
     def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
@@ -80,6 +99,10 @@ class ProofSolver:
 
     def wins(self, position: Position) -> bool:
         """Whether the player to move wins."""
+        if self.core is not None:
+            large, heap = position
+            red, yellow, blue = (_union(r[colour] for _, r in large) for colour in range(3))
+            return self._compiled((red, yellow, blue), heap)
         known = self._known(position)
         if known is not None:
             return known
@@ -87,6 +110,15 @@ class ProofSolver:
         result = any(not self.wins(child) for child in self._children(position))
         self.table[self.key(position)] = result
         return result
+
+    def _compiled(self, accepts: Region, heap: int) -> bool:
+        """The compiled search, with this solver's deadline and progress."""
+        core = self.core
+        core.deadline, core.on_progress = self.deadline, self.on_progress
+        try:
+            return bool(core.wins(*accepts, heap))
+        finally:
+            self.examined = int(core.examined)
 
     def _count(self) -> None:
         self.examined += 1
@@ -141,3 +173,10 @@ class ProofSolver:
     def _size(child: Position) -> int:
         large, _ = child
         return sum((r[0] | r[1] | r[2]).bit_count() for _, r in large)
+
+
+def _union(masks: Iterator[int]) -> int:
+    total = 0
+    for mask in masks:
+        total |= mask
+    return total

@@ -1,0 +1,800 @@
+# cython: language_level=3
+"""Hermit's hot paths in C: the win/loss proof search, region decomposition, Grundy values of
+small regions, and random playouts.
+
+The pure-Python reference is ``bordspel.ai.hermit_proof`` (with ``bordspel.ai.hermit``); this
+module follows it step by step on 64-bit masks. Internally every board, whatever its size n
+(1 to 8), lies on an 8x8 grid: cell (r, c) is bit ``8 * r + c``, so growing a mask, the 8
+symmetries of the grid (byte swaps and bit swaps) and moving a region to the corner are a few
+instructions each, and a region's canonical form does not depend on the board size. Masks
+cross the Python boundary in the engine's layout (bit ``n * r + c``).
+
+A canonical region (its three acceptance masks moved to the corner, the colour masks sorted,
+the least of its 8 images) is hashed to 128 bits; a position (its large regions and the Nim
+heap of the small ones) hashes to the XOR of its regions' hashes and the heap's, so two equal
+regions cancel in the hash as they do in the game. Win/loss results go in a fixed-size table
+of 4-entry buckets that keeps the results of the largest searches; Grundy values go in an
+exact table that grows.
+"""
+
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
+
+import time
+
+from bordspel.ai.search import OutOfTime
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long) nogil
+    int ctz "__builtin_ctzll"(unsigned long long) nogil
+    uint64_t bswap "__builtin_bswap64"(uint64_t) nogil
+
+cdef enum:
+    MAX_REGIONS = 16
+    MAX_CHILDREN = 800  # 3 colours x (64 + 56 + 56) moves in the regions, plus 255 heap moves
+    SEEN_WORDS = 5  # 64-bit words for the values reached from a small region (all below 256)
+
+cdef uint64_t NOT_FIRST_COL = 0xfefefefefefefefeULL
+cdef uint64_t NOT_LAST_COL = 0x7f7f7f7f7f7f7f7fULL
+
+
+# -- masks on the 8x8 grid ------------------------------------------------------------------------
+cdef inline uint64_t dilate(uint64_t mask, uint64_t full) noexcept nogil:
+    cdef uint64_t row = mask | ((mask << 1) & NOT_FIRST_COL) | ((mask >> 1) & NOT_LAST_COL)
+    return (row | (row << 8) | (row >> 8)) & full
+
+
+cdef inline uint64_t mirror(uint64_t x) noexcept nogil:
+    """(r, c) -> (r, 7 - c)."""
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1)
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2)
+    return ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4)
+
+
+cdef inline uint64_t transpose(uint64_t x) noexcept nogil:
+    """(r, c) -> (c, r)."""
+    cdef uint64_t t
+    t = 0x0f0f0f0f00000000ULL & (x ^ (x << 28))
+    x ^= t ^ (t >> 28)
+    t = 0x3333000033330000ULL & (x ^ (x << 14))
+    x ^= t ^ (t >> 14)
+    t = 0x5500550055005500ULL & (x ^ (x << 7))
+    x ^= t ^ (t >> 7)
+    return x
+
+
+cdef inline uint64_t image(uint64_t x, int symmetry) noexcept nogil:
+    """``x`` under symmetry 0-7: optionally transposed, then mirrored and/or flipped."""
+    if symmetry & 4:
+        x = transpose(x)
+    if symmetry & 1:
+        x = mirror(x)
+    if symmetry & 2:
+        x = bswap(x)
+    return x
+
+
+cdef inline int corner_shift(uint64_t live) noexcept nogil:
+    """The right shift that moves ``live`` to the top-left corner."""
+    cdef uint64_t cols = live
+    cols |= cols >> 32
+    cols |= cols >> 16
+    cols |= cols >> 8
+    return (ctz(live) & ~7) + ctz(cols & 0xff)
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xbf58476d1ce4e5b9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94d049bb133111ebULL
+    return z ^ (z >> 31)
+
+
+cdef inline void sort3(uint64_t* m) noexcept nogil:
+    cdef uint64_t t
+    if m[0] > m[1]:
+        t = m[0]; m[0] = m[1]; m[1] = t
+    if m[1] > m[2]:
+        t = m[1]; m[1] = m[2]; m[2] = t
+    if m[0] > m[1]:
+        t = m[0]; m[0] = m[1]; m[1] = t
+
+
+cdef inline bint less3(uint64_t* a, uint64_t* b) noexcept nogil:
+    if a[0] != b[0]:
+        return a[0] < b[0]
+    if a[1] != b[1]:
+        return a[1] < b[1]
+    return a[2] < b[2]
+
+
+cdef void canonical_form(const uint64_t* m, uint64_t* best) noexcept nogil:
+    """The least of the region's 8 images, each moved to the corner with its colours sorted."""
+    cdef uint64_t cand[3]
+    cdef int symmetry, shift, i
+    for symmetry in range(8):
+        for i in range(3):
+            cand[i] = image(m[i], symmetry)
+        shift = corner_shift(cand[0] | cand[1] | cand[2])
+        for i in range(3):
+            cand[i] >>= shift
+        sort3(cand)
+        if symmetry == 0 or less3(cand, best):
+            best[0] = cand[0]; best[1] = cand[1]; best[2] = cand[2]
+
+
+cdef inline void hash3(const uint64_t* c, uint64_t* h1, uint64_t* h2) noexcept nogil:
+    h1[0] = mix(mix(mix(c[0] ^ 0x243f6a8885a308d3ULL) ^ c[1]) ^ c[2])
+    h2[0] = mix(mix(mix(c[0] ^ 0x13198a2e03707344ULL) + c[1]) + c[2])
+
+
+cdef void after_block(const uint64_t* accepts, int colour, uint64_t block, uint64_t full,
+                      uint64_t* out) noexcept nogil:
+    """What each square accepts after a block of ``colour`` covers ``block``."""
+    cdef int i
+    for i in range(3):
+        out[i] = accepts[i] & ~block
+    out[colour] &= ~dilate(block, full)
+
+
+cdef inline uint64_t block_starts(uint64_t free_mask, uint64_t extra) noexcept nogil:
+    """Top-left squares of the blocks that fit in ``free_mask``: upright (``extra`` 0), across
+    (1) or down (8)."""
+    if extra == 0:
+        return free_mask
+    if extra == 1:
+        return free_mask & (free_mask >> 1) & NOT_LAST_COL
+    return free_mask & (free_mask >> 8)
+
+
+cdef inline uint64_t next_region(uint64_t live) noexcept nogil:
+    """The region (connected through any neighbour) of the lowest live square."""
+    cdef uint64_t region = live & (~live + 1), grown, row
+    while True:
+        row = region | ((region << 1) & NOT_FIRST_COL) | ((region >> 1) & NOT_LAST_COL)
+        grown = (row | (row << 8) | (row >> 8)) & live
+        if grown == region:
+            return region
+        region = grown
+
+
+# -- layouts ---------------------------------------------------------------------------------------
+cdef uint64_t to_grid(object mask, int n) except? 0:
+    """An engine mask (bit n * r + c) on the 8x8 grid."""
+    cdef uint64_t out = 0, row_bits = (1 << n) - 1
+    cdef int row
+    value = int(mask)
+    for row in range(n):
+        out |= (<uint64_t>((value >> (row * n)) & row_bits)) << (8 * row)
+    return out
+
+
+cdef object from_grid(uint64_t mask, int n):
+    """A grid mask in the engine's layout."""
+    cdef uint64_t row_bits = (1 << n) - 1
+    cdef int row
+    out = 0
+    for row in range(n):
+        out |= int((mask >> (8 * row)) & row_bits) << (row * n)
+    return out
+
+
+cdef uint64_t full_grid(int n) noexcept nogil:
+    cdef uint64_t out = 0
+    cdef int row
+    for row in range(n):
+        out |= ((<uint64_t>1 << n) - 1) << (8 * row)
+    return out
+
+
+def _check_size(int n):
+    if not 1 <= n <= 8:
+        raise ValueError(f"the compiled Hermit core takes boards of 1x1 to 8x8, not {n}x{n}")
+
+
+# -- tables ----------------------------------------------------------------------------------------
+cdef struct Entry:
+    uint64_t key
+    uint32_t check
+    uint8_t value
+    uint8_t work
+
+
+cdef class ValueTable:
+    """Exact table: 128-bit hash -> small value; grows at half full."""
+
+    cdef uint64_t* keys
+    cdef uint64_t* checks
+    cdef uint8_t* values
+    cdef uint64_t capacity, used
+
+    def __cinit__(self):
+        self._allocate(1 << 12)
+
+    cdef int _allocate(self, uint64_t capacity) except -1:
+        self.capacity = capacity
+        self.used = 0
+        self.keys = <uint64_t*>calloc(self.capacity, sizeof(uint64_t))
+        self.checks = <uint64_t*>calloc(self.capacity, sizeof(uint64_t))
+        self.values = <uint8_t*>calloc(self.capacity, sizeof(uint8_t))
+        if not self.keys or not self.checks or not self.values:
+            raise MemoryError()
+        return 0
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.checks)
+        free(self.values)
+
+    def __len__(self):
+        return self.used
+
+    cdef inline int get(self, uint64_t key, uint64_t check) noexcept nogil:
+        """The value, or -1."""
+        cdef uint64_t mask = self.capacity - 1, i
+        key |= 1
+        i = key & mask
+        while self.keys[i]:
+            if self.keys[i] == key and self.checks[i] == check:
+                return self.values[i]
+            i = (i + 1) & mask
+        return -1
+
+    cdef int put(self, uint64_t key, uint64_t check, int value) except -1:
+        cdef uint64_t mask, i
+        if 2 * (self.used + 1) > self.capacity:
+            self._grow()
+        mask = self.capacity - 1
+        key |= 1
+        i = key & mask
+        while self.keys[i]:
+            if self.keys[i] == key and self.checks[i] == check:
+                self.values[i] = value
+                return 0
+            i = (i + 1) & mask
+        self.keys[i] = key
+        self.checks[i] = check
+        self.values[i] = value
+        self.used += 1
+        return 0
+
+    cdef int _grow(self) except -1:
+        cdef uint64_t* keys = self.keys
+        cdef uint64_t* checks = self.checks
+        cdef uint8_t* values = self.values
+        cdef uint64_t old = self.capacity, i
+        self._allocate(2 * old)
+        for i in range(old):
+            if keys[i]:
+                self.put(keys[i], checks[i], values[i])
+        free(keys)
+        free(checks)
+        free(values)
+        return 0
+
+
+cdef class ResultTable:
+    """Lossy table of win/loss results: 2**bits buckets of 4 entries (16 bytes each); a full
+    bucket gives up the entry with the least work behind it."""
+
+    cdef Entry* entries
+    cdef uint64_t mask
+    cdef public uint64_t stored
+
+    def __cinit__(self, int bits):
+        if not 4 <= bits <= 34:
+            raise ValueError("the table takes 4 to 34 bits of buckets")
+        self.mask = (<uint64_t>1 << bits) - 1
+        self.entries = <Entry*>calloc((self.mask + 1) * 4, sizeof(Entry))
+        if not self.entries:
+            raise MemoryError(f"no memory for a table of {(self.mask + 1) * 64:,} bytes")
+        self.stored = 0
+
+    def __dealloc__(self):
+        free(self.entries)
+
+    cdef inline int get(self, uint64_t key, uint64_t check) noexcept nogil:
+        cdef Entry* bucket = self.entries + (key & self.mask) * 4
+        cdef uint32_t short_check = <uint32_t>check
+        cdef int i
+        for i in range(4):
+            if bucket[i].work and bucket[i].key == key and bucket[i].check == short_check:
+                return bucket[i].value
+        return -1
+
+    cdef inline void put(self, uint64_t key, uint64_t check, int value, uint64_t work) noexcept nogil:
+        cdef Entry* bucket = self.entries + (key & self.mask) * 4
+        cdef uint32_t short_check = <uint32_t>check
+        cdef int i, victim = 0
+        cdef uint8_t weight = 1
+        while work > 1 and weight < 63:
+            work >>= 1
+            weight += 1
+        for i in range(4):
+            if bucket[i].work == 0 or (bucket[i].key == key and bucket[i].check == short_check):
+                victim = i
+                break
+            if bucket[i].work < bucket[victim].work:
+                victim = i
+        if bucket[victim].work == 0:
+            self.stored += 1
+        bucket[victim].key = key
+        bucket[victim].check = short_check
+        bucket[victim].value = value
+        bucket[victim].work = weight
+
+
+# -- positions -------------------------------------------------------------------------------------
+cdef struct Region:
+    uint64_t m[3]  # what each square accepts (red, yellow, blue), where the region lies
+    uint64_t h1
+    uint64_t h2
+    int size
+
+
+cdef struct Position:
+    int count
+    int heap
+    int size
+    int symmetric
+    int known
+    uint64_t h1
+    uint64_t h2
+    Region r[MAX_REGIONS]
+
+
+cdef class Solver:
+    """Who wins Hermit positions on an n x n board (n <= 8): ``ProofSolver`` in C.
+
+    Regions of at most ``small`` live squares get Grundy values, larger ones are searched;
+    the win/loss table holds ``4 * 2**table_bits`` results (16 bytes each).
+    """
+
+    cdef readonly int n, small
+    cdef uint64_t full
+    cdef int reflect_shift
+    cdef ValueTable grundy_table
+    cdef ResultTable results
+    cdef Position** levels
+    cdef int** orders
+    cdef int depth_cap
+    cdef public uint64_t examined
+    cdef public uint64_t grundy_examined
+    cdef public object deadline
+    cdef public object on_progress
+
+    def __cinit__(self, int n, int small=8, int table_bits=20):
+        _check_size(n)
+        if not 0 <= small <= 16:
+            raise ValueError("small regions have 0 to 16 live squares")
+        self.n = n
+        self.small = small
+        self.full = full_grid(n)
+        self.reflect_shift = 9 * (8 - n)
+        self.grundy_table = ValueTable()
+        self.results = ResultTable(table_bits)
+        self.depth_cap = 0
+        self.levels = NULL
+        self.orders = NULL
+        self.examined = 0
+        self.grundy_examined = 0
+        self.deadline = None
+        self.on_progress = None
+
+    def __dealloc__(self):
+        cdef int i
+        if self.levels:
+            for i in range(self.depth_cap):
+                free(self.levels[i])
+                free(self.orders[i])
+            free(self.levels)
+            free(self.orders)
+
+    @property
+    def stored(self):
+        """Win/loss results in the table."""
+        return self.results.stored
+
+    # -- Python API ------------------------------------------------------------------------------
+    def regions(self, red, yellow, blue):
+        """The regions of the accepted squares (engine masks), in the order of their lowest
+        grid square: a list of (red, yellow, blue)."""
+        cdef uint64_t m[3]
+        cdef uint64_t live, region
+        m[0] = to_grid(red, self.n)
+        m[1] = to_grid(yellow, self.n)
+        m[2] = to_grid(blue, self.n)
+        live = m[0] | m[1] | m[2]
+        found = []
+        while live:
+            region = next_region(live)
+            live &= ~region
+            found.append((from_grid(m[0] & region, self.n), from_grid(m[1] & region, self.n),
+                          from_grid(m[2] & region, self.n)))
+        return found
+
+    def region_value(self, red, yellow, blue):
+        """The Grundy value of the accepted squares (engine masks), by exact search."""
+        cdef uint64_t m[3]
+        m[0] = to_grid(red, self.n)
+        m[1] = to_grid(yellow, self.n)
+        m[2] = to_grid(blue, self.n)
+        return self._value(m)
+
+    def canonical(self, red, yellow, blue):
+        """The canonical form of a region (three masks on the 8x8 grid): equal exactly for the
+        regions that are the same up to place, the 8 symmetries and the colour names."""
+        cdef uint64_t m[3]
+        cdef uint64_t best[3]
+        m[0] = to_grid(red, self.n)
+        m[1] = to_grid(yellow, self.n)
+        m[2] = to_grid(blue, self.n)
+        canonical_form(m, best)
+        return best[0], best[1], best[2]
+
+    def key(self, red, yellow, blue):
+        """A 128-bit key of the position's value (large regions and heap), as an int."""
+        cdef Position* pos = self._level(0)
+        self._set_position(pos, red, yellow, blue)
+        return (int(pos.h1) << 64) | int(pos.h2)
+
+    def wins(self, red, yellow, blue, int heap=0):
+        """Whether the player to move wins, given what each square accepts (engine masks) and a
+        Nim heap beside them."""
+        cdef Position* pos = self._level(0)
+        self._set_position(pos, red, yellow, blue, heap)
+        return self._known_or_search(0, pos) == 1
+
+    def state_wins(self, state):
+        """Whether the player to move in a ``HermitState`` wins."""
+        if state.n != self.n:
+            raise ValueError(f"this solver is for {self.n}x{self.n} boards, not {state.n}x{state.n}")
+        return self.wins(state.free_mask(0), state.free_mask(1), state.free_mask(2))
+
+    # -- search ----------------------------------------------------------------------------------
+    cdef int _set_position(self, Position* pos, red, yellow, blue, int heap=0) except -1:
+        cdef uint64_t m[3]
+        if not 0 <= heap < 256:
+            raise ValueError("the heap takes 0 to 255")
+        m[0] = to_grid(red, self.n) & self.full
+        m[1] = to_grid(yellow, self.n) & self.full
+        m[2] = to_grid(blue, self.n) & self.full
+        pos.count = 0
+        pos.heap = heap
+        self._add(pos, m)
+        self._finish(pos)
+        return 0
+
+    cdef int _known_or_search(self, int depth, Position* pos) except -2:
+        cdef int known = self._known(pos)
+        if known >= 0:
+            return known
+        return self._search(depth, pos)
+
+    cdef inline int _known(self, Position* pos) noexcept nogil:
+        """1 or 0 when the value needs no search (no large region left, or found before), else -1."""
+        if pos.count == 0:
+            return 1 if pos.heap else 0
+        return self.results.get(pos.h1, pos.h2)
+
+    cdef int _tick(self) except -1:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        if self.on_progress is not None:
+            self.on_progress(self.examined + self.grundy_examined)
+        return 0
+
+    cdef int _search(self, int depth, Position* pos) except -2:
+        """Whether the player to move wins ``pos`` (not in the table, some large region)."""
+        cdef uint64_t before = self.examined
+        cdef Position* children
+        cdef Position* child
+        cdef int* order
+        cdef int count, i, result = 0, known
+        self.examined += 1
+        if (self.examined & 0x3fff) == 0:
+            self._tick()
+        children = self._level(depth + 1)
+        order = self.orders[depth + 1]
+        count = self._children(pos, children)
+        for i in range(count):
+            known = self._known(&children[i])
+            children[i].known = known
+            if known == 0:
+                self.results.put(pos.h1, pos.h2, 1, 1)
+                return 1
+        self._order(children, count, order)
+        for i in range(count):
+            child = &children[order[i]]
+            if child.known == 1:
+                continue
+            if self._known_or_search(depth + 1, child) == 0:
+                result = 1
+                break
+        self.results.put(pos.h1, pos.h2, result, self.examined - before)
+        return result
+
+    cdef Position* _level(self, int depth) except NULL:
+        """The children buffer of one search depth, and its order (allocated on first use)."""
+        cdef int cap
+        cdef Position** levels
+        cdef int** orders
+        if depth >= self.depth_cap:
+            cap = max(2 * self.depth_cap, depth + 16)
+            levels = <Position**>calloc(cap, sizeof(Position*))
+            orders = <int**>calloc(cap, sizeof(int*))
+            if not levels or not orders:
+                raise MemoryError()
+            if self.levels:
+                memcpy(levels, self.levels, self.depth_cap * sizeof(Position*))
+                memcpy(orders, self.orders, self.depth_cap * sizeof(int*))
+                free(self.levels)
+                free(self.orders)
+            self.levels = levels
+            self.orders = orders
+            self.depth_cap = cap
+        if not self.levels[depth]:
+            self.levels[depth] = <Position*>malloc(MAX_CHILDREN * sizeof(Position))
+            self.orders[depth] = <int*>malloc(MAX_CHILDREN * sizeof(int))
+            if not self.levels[depth] or not self.orders[depth]:
+                raise MemoryError()
+        return self.levels[depth]
+
+    cdef void _order(self, Position* children, int count, int* order) noexcept nogil:
+        """Symmetric children first, then the rest by size (fewest live squares first)."""
+        cdef int starts[66]
+        cdef int i, size, placed = 0
+        for i in range(66):
+            starts[i] = 0
+        for i in range(count):
+            if children[i].symmetric:
+                order[placed] = i
+                placed += 1
+            else:
+                starts[children[i].size + 1] += 1
+        starts[0] = placed
+        for size in range(1, 66):
+            starts[size] += starts[size - 1]
+        for i in range(count):
+            if not children[i].symmetric:
+                order[starts[children[i].size]] = i
+                starts[children[i].size] += 1
+
+    cdef int _children(self, Position* pos, Position* out) except -1:
+        """The positions after every move: in a large region, or down the heap."""
+        cdef int i, j, colour, count = 0, heap
+        cdef uint64_t starts, low, block, extra
+        cdef uint64_t after[3]
+        cdef uint64_t free_mask
+        cdef Region* region
+        cdef Position* child
+        for i in range(pos.count):
+            region = &pos.r[i]
+            for colour in range(3):
+                free_mask = region.m[colour]
+                for extra in (0, 1, 8):
+                    starts = block_starts(free_mask, extra)
+                    while starts:
+                        low = starts & (~starts + 1)
+                        starts ^= low
+                        block = low | (low << extra)
+                        child = &out[count]
+                        count += 1
+                        child.count = 0
+                        for j in range(pos.count):
+                            if j != i:
+                                child.r[child.count] = pos.r[j]
+                                child.count += 1
+                        child.heap = pos.heap
+                        after_block(region.m, colour, block, self.full, after)
+                        self._add(child, after)
+                        self._finish(child)
+        for heap in range(pos.heap):
+            child = &out[count]
+            count += 1
+            memcpy(child, pos, sizeof(Position) - (MAX_REGIONS - pos.count) * sizeof(Region))
+            child.heap = heap
+            self._finish(child)
+        return count
+
+    cdef int _add(self, Position* pos, const uint64_t* accepts) except -1:
+        """Add the regions of ``accepts``: small ones to the heap, large ones to the list (an
+        equal large region already there cancels)."""
+        cdef uint64_t live = accepts[0] | accepts[1] | accepts[2], region
+        cdef uint64_t m[3]
+        cdef uint64_t canon[3]
+        cdef uint64_t h1, h2
+        cdef int size, i, k
+        while live:
+            region = next_region(live)
+            live &= ~region
+            for i in range(3):
+                m[i] = accepts[i] & region
+            size = popcount(region)
+            if size <= self.small:
+                pos.heap ^= self._value(m)
+                continue
+            canonical_form(m, canon)
+            hash3(canon, &h1, &h2)
+            for k in range(pos.count):
+                if pos.r[k].h1 == h1 and pos.r[k].h2 == h2:
+                    pos.count -= 1
+                    pos.r[k] = pos.r[pos.count]
+                    break
+            else:
+                if pos.count == MAX_REGIONS:
+                    raise ValueError("too many large regions: raise small")
+                pos.r[pos.count].m[0] = m[0]
+                pos.r[pos.count].m[1] = m[1]
+                pos.r[pos.count].m[2] = m[2]
+                pos.r[pos.count].h1 = h1
+                pos.r[pos.count].h2 = h2
+                pos.r[pos.count].size = size
+                pos.count += 1
+        return 0
+
+    cdef void _finish(self, Position* pos) noexcept nogil:
+        """The hash, size and point symmetry of a position whose regions and heap are set."""
+        cdef uint64_t h1 = mix(<uint64_t>pos.heap + 0x9e3779b97f4a7c15ULL)
+        cdef uint64_t h2 = mix(<uint64_t>pos.heap + 0x3c6ef372fe94f82bULL)
+        cdef uint64_t masks[3]
+        cdef int i, c, size = 0
+        masks[0] = 0; masks[1] = 0; masks[2] = 0
+        for i in range(pos.count):
+            h1 ^= pos.r[i].h1
+            h2 ^= pos.r[i].h2
+            size += pos.r[i].size
+            for c in range(3):
+                masks[c] |= pos.r[i].m[c]
+        pos.h1 = h1
+        pos.h2 = h2
+        pos.size = size
+        pos.symmetric = 1
+        for c in range(3):
+            if (bswap(mirror(masks[c])) >> self.reflect_shift) != masks[c]:
+                pos.symmetric = 0
+                break
+
+    # -- Grundy values ---------------------------------------------------------------------------
+    cdef int _value(self, const uint64_t* accepts) except -1:
+        """The Grundy value of accepted squares: the XOR of their regions' values."""
+        cdef uint64_t live = accepts[0] | accepts[1] | accepts[2], region
+        cdef uint64_t m[3]
+        cdef int value = 0
+        while live:
+            region = next_region(live)
+            live &= ~region
+            m[0] = accepts[0] & region
+            m[1] = accepts[1] & region
+            m[2] = accepts[2] & region
+            value ^= self._region_value(m)
+        return value
+
+    cdef int _region_value(self, const uint64_t* region) except -1:
+        cdef uint64_t canon[3]
+        cdef uint64_t h1, h2, starts, low, extra, free_mask
+        cdef uint64_t after[3]
+        cdef uint64_t seen[SEEN_WORDS]
+        cdef int value, colour, i
+        canonical_form(region, canon)
+        hash3(canon, &h1, &h2)
+        value = self.grundy_table.get(h1, h2)
+        if value >= 0:
+            return value
+        for i in range(SEEN_WORDS):
+            seen[i] = 0
+        for colour in range(3):
+            free_mask = region[colour]
+            for extra in (0, 1, 8):
+                starts = block_starts(free_mask, extra)
+                while starts:
+                    low = starts & (~starts + 1)
+                    starts ^= low
+                    after_block(region, colour, low | (low << extra), self.full, after)
+                    value = self._value(after)
+                    seen[value >> 6] |= <uint64_t>1 << (value & 63)
+        value = 0
+        while (seen[value >> 6] >> (value & 63)) & 1:
+            value += 1
+        if value >= 256:
+            raise ValueError("a Grundy value above 255: lower small")
+        self.grundy_table.put(h1, h2, value)
+        self.grundy_examined += 1
+        return value
+
+
+# -- random playouts -------------------------------------------------------------------------------
+cdef inline uint64_t next_random(uint64_t* seed) noexcept nogil:
+    seed[0] += <uint64_t>0x9e3779b97f4a7c15ULL
+    return mix(seed[0])
+
+
+cdef inline uint64_t nth_bit(uint64_t mask, int index) noexcept nogil:
+    while index:
+        mask &= mask - 1
+        index -= 1
+    return mask & (~mask + 1)
+
+
+cdef int play_random(int n, uint64_t* masks, uint64_t* seed, list record) except -1:
+    """Play uniformly random moves on grid masks until no move is left; the number of plies.
+    With ``record`` (a list), each move is appended as (colour, row, col, placement)."""
+    cdef uint64_t full = full_grid(n), empty, free_mask
+    cdef uint64_t starts[9]
+    cdef int counts[9]
+    cdef int total, i, pick, plies = 0, cell
+    cdef uint64_t low
+    while True:
+        empty = full & ~(masks[0] | masks[1] | masks[2])
+        total = 0
+        for i in range(3):
+            free_mask = empty & ~dilate(masks[i], full)
+            starts[3 * i] = free_mask
+            starts[3 * i + 1] = block_starts(free_mask, 1)
+            starts[3 * i + 2] = block_starts(free_mask, 8)
+        for i in range(9):
+            counts[i] = popcount(starts[i])
+            total += counts[i]
+        if total == 0:
+            return plies
+        pick = <int>((next_random(seed) >> 32) * <uint64_t>total >> 32)
+        i = 0
+        while pick >= counts[i]:
+            pick -= counts[i]
+            i += 1
+        low = nth_bit(starts[i], pick)
+        if i % 3 == 1:
+            masks[i // 3] |= low | (low << 1)
+        elif i % 3 == 2:
+            masks[i // 3] |= low | (low << 8)
+        else:
+            masks[i // 3] |= low
+        if record is not None:
+            cell = ctz(low)
+            record.append(("RYB"[i // 3], cell >> 3, cell & 7, "UHV"[i % 3]))
+        plies += 1
+
+
+cdef int load_masks(state, uint64_t* masks) except -1:
+    cdef int i
+    _check_size(state.n)
+    for i in range(3):
+        masks[i] = to_grid(state.masks[i], state.n)
+    return 0
+
+
+def playout(state, rng):
+    """Play a ``HermitState`` to its end with uniformly random moves (seeded from ``rng``):
+    the returns of both seats, +1 for the winner (who made the last move) and -1 for the other."""
+    cdef uint64_t masks[3]
+    cdef uint64_t seed = rng.getrandbits(64)
+    load_masks(state, masks)
+    plies = play_random(state.n, masks, &seed, None)
+    winner = (state.plies + plies + 1) & 1
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def playouts(state, int games, seed):
+    """Play ``games`` random games from a ``HermitState``: a bytes of the winning seat (0 or 1)
+    of each game, reproducible from ``seed`` (an int)."""
+    cdef uint64_t masks[3]
+    cdef uint64_t start[3]
+    cdef uint64_t stream = <uint64_t>(int(seed) & 0xffffffffffffffffULL)
+    cdef int game, plies, first = state.plies & 1
+    cdef bytearray winners = bytearray(games)
+    load_masks(state, start)
+    for game in range(games):
+        masks[0] = start[0]; masks[1] = start[1]; masks[2] = start[2]
+        plies = play_random(state.n, masks, &stream, None)
+        winners[game] = (first + plies + 1) & 1
+    return bytes(winners)
+
+
+def random_game(state, seed):
+    """The moves of one random game from a ``HermitState``, as (colour, row, col, placement)."""
+    cdef uint64_t masks[3]
+    cdef uint64_t stream = <uint64_t>(int(seed) & 0xffffffffffffffffULL)
+    moves = []
+    load_masks(state, masks)
+    play_random(state.n, masks, &stream, moves)
+    return moves

@@ -1,0 +1,194 @@
+"""Solving Hermit's empty board: every first move settled by the proof search (``hermit_proof``).
+
+First moves that are images of each other under a symmetry form one class, searched once. The
+classes are independent tasks (``FirstMove`` -> ``Settled``, plain data), so they can be split
+over worker processes or Ray tasks with the arena's backends; each result is appended to a
+results file as it comes in, and a run given the same file skips the classes it already holds,
+so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bordspel.ai.hermit import GrundySolver
+from bordspel.ai.hermit_proof import ProofSolver
+from bordspel.hermit import HermitMove, HermitState
+
+__all__ = ["FirstMove", "Settled", "SolveReport", "first_move_classes", "settle", "solve_empty", "table_bits"]
+
+
+@dataclass(frozen=True)
+class FirstMove:
+    """A task: settle the first move ``move`` on the empty n x n board."""
+
+    n: int
+    move: str
+    table_bits: int = 18
+
+
+@dataclass(frozen=True)
+class Settled:
+    n: int
+    move: str
+    wins: bool
+    """Whether the first player wins by this move."""
+    examined: int
+    seconds: float
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, line: str) -> Settled:
+        fields = json.loads(line)
+        return cls(
+            int(fields["n"]),
+            str(fields["move"]),
+            bool(fields["wins"]),
+            int(fields["examined"]),
+            float(fields["seconds"]),
+        )
+
+
+@dataclass
+class SolveReport:
+    n: int
+    first_player_wins: bool
+    grundy: int | None
+    """The Grundy value of the empty board: 0 when the second player wins; computed up to 3x3."""
+    winning_moves: list[HermitMove]
+    moves: int
+    """First moves settled (all of them, unless the search stopped at the first winning one)."""
+    examined: int
+    """Positions searched plus small regions given a Grundy value (with the results file's)."""
+    seconds: float
+    """The time of this run (the results file's runs not included)."""
+
+
+Progress = Callable[[int, int, int, float], None]
+"""``progress(first moves settled, first moves, positions examined, seconds)``."""
+
+_SOLVERS: dict[tuple[int, int], ProofSolver] = {}
+"""One solver per board size and table in each process, so its table serves every task."""
+
+
+def table_bits(megabytes: float) -> int:
+    """The table size (``ProofSolver.table_bits``) that fits in ``megabytes``."""
+    return max(4, int(math.log2(megabytes * 2**20 / 64)))
+
+
+def settle(task: FirstMove, on_progress: Callable[[int], None] | None = None) -> Settled:
+    """Search one first move (a top-level function, so workers can run it)."""
+    solver = _SOLVERS.setdefault((task.n, task.table_bits), ProofSolver(task.n, table_bits=task.table_bits))
+    before, started = solver.total_examined(), time.perf_counter()
+    if on_progress is not None:
+        solver.on_progress = lambda _: on_progress(solver.total_examined() - before)
+    start = HermitState.initial(size=task.n)
+    wins = not solver.state_wins(start.apply(start.parse_move(task.move)))
+    return Settled(task.n, task.move, wins, solver.total_examined() - before, time.perf_counter() - started)
+
+
+def first_move_classes(n: int) -> list[list[HermitMove]]:
+    """The first moves grouped by the position they make, up to symmetry; the classes with a
+    block nearest the centre first (on odd boards the centre block, the known winner)."""
+    solver = ProofSolver(n)
+    start = HermitState.initial(size=n)
+    classes: dict[object, list[HermitMove]] = {}
+    for move in sorted(start.legal_moves(), key=lambda m: _distance_to_centre(m, n)):
+        position = solver.position(solver.grundy.accepts(start.apply_unchecked(move)))
+        classes.setdefault(solver.key(position), []).append(move)
+    return list(classes.values())
+
+
+def read_results(path: Path, n: int) -> dict[str, Settled]:
+    """The settled first moves of the n x n board in a results file (none if it is missing)."""
+    if not path.exists():
+        return {}
+    found = (Settled.from_json(line) for line in path.read_text().splitlines() if line.strip())
+    return {settled.move: settled for settled in found if settled.n == n}
+
+
+def solve_empty(
+    n: int,
+    progress: Progress | None = None,
+    first_only: bool = False,
+    *,
+    run: Callable[[list[FirstMove]], Iterator[Settled]] | None = None,
+    results: Path | None = None,
+    bits: int = 18,
+) -> SolveReport:
+    """Solve the empty n x n board: who wins, and every winning first move (or the first found).
+
+    ``run`` maps ``settle`` over tasks (a backend's ``run``); without it, the classes are settled
+    here one by one with live progress. ``results`` is the file to resume from and append to.
+    """
+    started = time.perf_counter()
+    classes = first_move_classes(n)
+    settled = read_results(results, n) if results is not None else {}
+    by_move = {moves[0].to_str(): moves for moves in classes}
+    total = sum(len(moves) for moves in classes)
+
+    def report(extra: int = 0) -> None:
+        if progress is not None:
+            done = sum(len(by_move[move]) for move in settled if move in by_move)
+            examined = sum(s.examined for s in settled.values()) + extra
+            progress(done, total, examined, time.perf_counter() - started)
+
+    def won() -> bool:
+        return any(s.wins for s in settled.values())
+
+    tasks = [FirstMove(n, moves[0].to_str(), bits) for moves in classes if moves[0].to_str() not in settled]
+    results_file = None if results is None else results.open("a")
+    try:
+        for result in _settle_all(tasks, run, report, lambda: first_only and won()):
+            settled[result.move] = result
+            if results_file is not None:
+                results_file.write(result.to_json() + "\n")
+                results_file.flush()
+            report()
+    finally:
+        if results_file is not None:
+            results_file.close()
+    winning = [
+        move for key, moves in by_move.items() if key in settled and settled[key].wins for move in moves
+    ]
+    winning = winning[:1] if first_only else winning
+    grundy = 0 if not winning else GrundySolver(n).value(HermitState.initial(size=n)) if n <= 3 else None
+    done = sum(len(by_move[move]) for move in settled if move in by_move)
+    examined = sum(s.examined for s in settled.values())
+    return SolveReport(n, bool(winning), grundy, winning, done, examined, time.perf_counter() - started)
+
+
+def _settle_all(
+    tasks: list[FirstMove],
+    run: Callable[[list[FirstMove]], Iterator[Settled]] | None,
+    report: Callable[[int], None],
+    stop: Callable[[], bool],
+) -> Iterator[Settled]:
+    """The results of ``tasks`` as they come, until ``stop()`` says enough."""
+    if stop():
+        return
+    if run is None:
+        for task in tasks:
+            yield settle(task, report)
+            if stop():
+                return
+        return
+    for result in run(tasks):
+        yield result
+        if stop():
+            return
+
+
+def _distance_to_centre(move: HermitMove, n: int) -> float:
+    """How far a block lies from the centre (the centre block, the known winner, comes first)."""
+    squares = move.squares
+    row = sum(r for r, _ in squares) / len(squares)
+    col = sum(c for _, c in squares) / len(squares)
+    return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)

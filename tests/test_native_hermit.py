@@ -1,0 +1,176 @@
+"""The compiled Hermit core (``bordspel._native.hermit_core``) against the pure-Python reference.
+
+Skipped when the extension is not built, unless BORDSPEL_REQUIRE_NATIVE is set.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from bordspel._native import load
+from bordspel.ai.hermit import GrundySolver, regions
+from bordspel.ai.hermit_proof import ProofSolver
+from bordspel.ai.hermit_solve import first_move_classes, read_results, solve_empty
+from bordspel.hermit import HermitMove, HermitState, geometry
+from tests.test_ai_solvers import hermit_wins, reachable
+
+core = load("hermit_core")
+if core is None:
+    if os.environ.get("BORDSPEL_REQUIRE_NATIVE"):
+        raise ImportError("BORDSPEL_REQUIRE_NATIVE is set, but bordspel._native.hermit_core is not built")
+    pytest.skip("the compiled Hermit core is not built", allow_module_level=True)
+
+
+def random_positions(n: int, count: int, seed: int, most: int) -> list[HermitState]:
+    """``count`` positions after 0 to ``most`` random plies."""
+    rng, found = random.Random(seed), []
+    for _ in range(count):
+        state = HermitState.initial(size=n)
+        for _ in range(rng.randint(0, most)):
+            if state.is_over():
+                break
+            state = state.apply(state.random_move(rng))
+        found.append(state)
+    return found
+
+
+def accepts(state: HermitState) -> tuple[int, int, int]:
+    return state.free_mask(0), state.free_mask(1), state.free_mask(2)
+
+
+@pytest.fixture
+def pure_proof(monkeypatch: pytest.MonkeyPatch) -> type[ProofSolver]:
+    """``ProofSolver``, made to search in pure Python."""
+    monkeypatch.setenv("BORDSPEL_PURE", "1")
+    return ProofSolver
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8])
+def test_region_decompositions_agree(n: int) -> None:
+    solver = core.Solver(n)
+    for state in random_positions(n, 40, n, n * n // 3):
+        assert sorted(solver.regions(*accepts(state))) == sorted(regions(accepts(state), geometry(n)))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_grundy_values_agree(n: int) -> None:
+    solver, pure = core.Solver(n), GrundySolver(n)
+    for state in random_positions(n, 60, n, n * n // 2):
+        assert solver.region_value(*accepts(state)) == pure.value(state), state.to_str()
+
+
+@pytest.mark.parametrize("n, limit, small", [(2, 10_000, 0), (3, 400, 0), (3, 400, 4), (3, 400, 8)])
+def test_wins_agree_with_brute_force(n: int, limit: int, small: int) -> None:
+    solver = core.Solver(n, small)
+    for state in reachable(HermitState.initial(size=n), limit, random.Random(n)):
+        assert solver.state_wins(state) == hermit_wins(state), state.to_str()
+
+
+@pytest.mark.parametrize("n, count, plies", [(4, 40, 3), (5, 20, 9), (6, 10, 14)])
+def test_wins_agree_with_the_pure_proof_search(
+    pure_proof: type[ProofSolver], n: int, count: int, plies: int
+) -> None:
+    compiled, pure = core.Solver(n, table_bits=12), pure_proof(n)
+    assert pure.core is None
+    rng = random.Random(n)
+    for state in random_positions(n, count, n, plies):
+        if n >= 5 and state.plies < plies - 2:
+            continue  # too early for the pure search in a test
+        large, heap = pure.position(pure.grundy.accepts(state))
+        assert compiled.state_wins(state) == pure.wins((large, heap)), state.to_str()
+        extra = rng.randrange(1, 8)  # a Nim heap beside the board
+        assert compiled.wins(*accepts(state), heap=extra) == pure.wins((large, heap ^ extra)), state.to_str()
+
+
+def test_the_proof_solver_uses_the_compiled_search() -> None:
+    solver = ProofSolver(5)
+    assert solver.core is not None
+    state = HermitState.initial(size=5).apply(HermitState.initial(size=5).parse_move("Rc3U"))
+    assert not solver.state_wins(state)  # the centre block wins: the position after it is lost
+    assert solver.examined == solver.core.examined > 0
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_canonical_regions_forget_place_symmetry_and_colour_names(n: int) -> None:
+    solver = core.Solver(n)
+    for state in random_positions(n, 10, n, n):
+        for region in solver.regions(*accepts(state)):
+            red, yellow, blue = region
+            image = HermitState._make(n, (red, yellow, blue), 0)
+            forms = {solver.canonical(*img.masks) for img in image.symmetric_positions()}
+            assert forms == {solver.canonical(*region)}
+
+
+def test_the_search_keeps_to_boards_up_to_8x8() -> None:
+    with pytest.raises(ValueError, match="8x8"):
+        core.Solver(9)
+
+
+@pytest.mark.parametrize("n", [2, 4, 6, 8])
+def test_random_games_are_legal_and_end_with_no_move(n: int) -> None:
+    for seed, state in enumerate(random_positions(n, 5, n, 3)):
+        for colour, row, col, placement in core.random_game(state, seed):
+            state = state.apply(HermitMove(colour, row, col, placement))  # refuses an illegal move
+        assert state.is_over()
+
+
+def test_playout_returns_name_the_player_who_moved_last() -> None:
+    one = HermitState.initial(size=1)
+    assert core.playout(one, random.Random(1)) == (1.0, -1.0)  # one move, by the first player
+    after = one.apply(HermitMove("R", 0, 0, "U"))
+    assert after.is_over() and core.playout(after, random.Random(1)) == (1.0, -1.0)
+    rng = random.Random(3)
+    for state in random_positions(5, 30, 5, 8):
+        seed = rng.getrandbits(64)
+        end = state
+        for move in core.random_game(state, seed):
+            end = end.apply(HermitMove(*move))
+        outcome = end.outcome()
+        assert outcome is not None
+        assert core.playout(state, _FixedBits(seed)) == outcome.returns()  # the same game
+
+
+class _FixedBits(random.Random):
+    """A generator whose 64 random bits are given, so a playout and a random game share a seed."""
+
+    def __init__(self, bits: int) -> None:
+        super().__init__()
+        self.bits = bits
+
+    def getrandbits(self, k: int, /) -> int:
+        return self.bits
+
+
+def test_batch_playouts_are_reproducible_and_name_the_winners() -> None:
+    start = HermitState.initial(size=5)
+    winners = core.playouts(start, 500, 7)
+    assert winners == core.playouts(start, 500, 7) and len(winners) == 500 and set(winners) == {0, 1}
+    assert core.playouts(HermitState.initial(size=1), 20, 1) == bytes(20)  # one move: the first player
+    for seed in range(20):  # a batch of one plays the game random_game plays from the same seed
+        plies = len(core.random_game(start, seed))
+        assert core.playouts(start, 1, seed) == bytes([(plies + 1) % 2])
+
+
+def test_solve_resumes_from_its_results_file(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    whole = solve_empty(4, results=path)
+    lines = path.read_text().splitlines()
+    assert len(lines) == len(first_move_classes(4)) and not whole.first_player_wins
+    path.write_text("\n".join(lines[:3]) + "\n")  # as if stopped after three first moves
+    resumed = solve_empty(4, results=path)
+    assert len(path.read_text().splitlines()) == len(lines)
+    assert resumed.moves == whole.moves == 120 and not resumed.first_player_wins
+    again = solve_empty(4, results=path)  # everything settled: nothing is searched
+    assert again.examined == sum(s.examined for s in read_results(path, 4).values())
+
+
+def test_solve_splits_first_moves_over_worker_processes() -> None:
+    from bordspel.ai.arena import ProcessBackend
+    from bordspel.ai.hermit_solve import settle
+
+    report = solve_empty(3, run=lambda tasks: ProcessBackend(2).run(settle, tasks))
+    assert report.first_player_wins and {m.to_str() for m in report.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}
