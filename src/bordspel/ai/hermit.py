@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bordspel._native import load
-from bordspel.ai.mcts import Playout, random_playout
+from bordspel.ai.mcts import random_playout
 from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
@@ -299,18 +299,19 @@ def _mirror_applies(state: HermitState) -> bool:
     return len(centre) == 1 and len(unanswered) == 1
 
 
-def compiled_playout() -> Playout | None:
-    """The compiled random playout (``hermit_core.playout``) for boards up to 8x8, or None."""
-    native = load("hermit_core")
-    if native is None:
-        return None
-    fast: Playout = native.playout
+_NATIVE = load("hermit_core")
 
-    def playout(state: State, rng: random.Random) -> tuple[float, ...]:
-        assert isinstance(state, HermitState)
-        return fast(state, rng) if state.n <= 8 else random_playout(state, rng)
 
-    return playout
+def playout(state: State, rng: random.Random) -> tuple[float, ...]:
+    """A random game to the end: compiled (``hermit_core.playout``) on boards up to 8x8.
+
+    Module-level, so that MCTS players holding it pickle.
+    """
+    assert isinstance(state, HermitState)
+    if _NATIVE is not None and state.n <= 8:
+        returns: tuple[float, ...] = _NATIVE.playout(state, rng)
+        return returns
+    return random_playout(state, rng)
 
 
 KNOWLEDGE = Knowledge(
@@ -323,5 +324,5 @@ KNOWLEDGE = Knowledge(
     },
     solver=solver,
     players={"mirror": MirrorPlayer},
-    playout=compiled_playout(),
+    playout=playout if _NATIVE is not None else None,
 )
