@@ -11,10 +11,14 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bordspel.core import BordspelError, Move, State, available_games, game_class
 from bordspel.progress import ProgressLine
+
+if TYPE_CHECKING:
+    from bordspel.ai.quarto import Solution
+    from bordspel.quarto import QuartoMove, QuartoState
 
 __all__ = ["main"]
 
@@ -176,29 +180,65 @@ def solve_quarto(args: argparse.Namespace) -> None:
     state = QuartoState.from_str(args.target)
     if state.is_over():
         raise BordspelError("the game in that position is over")
-    started = time.perf_counter()
-    solver = QuartoSolver(state.advanced)
-    if isinstance(solver, CompiledQuartoSolver) and args.table_bits:
-        solver = CompiledQuartoSolver(state.advanced, max_table_bits=args.table_bits)
-
-    def progress(nodes: int) -> None:
-        line = f"\rpositions examined {nodes:,}, {time.perf_counter() - started:.0f} s"
-        print(line, end="", file=sys.stderr, flush=True)
-
-    solver.progress = progress
     board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
     available = sum(1 << p for p in state.available())
-    if state.hand < 0:
-        solution = solver.solve_choice(board, available)
+    line = ProgressLine()
+    move: QuartoMove
+    if args.backend == "ray" or args.workers > 1:
+        solution, move = _solve_quarto_split(args, state, board, available, line)
     else:
-        solution = solver.solve_placement(board, state.hand, available)
-    move = solver.best_move(state)
-    if solution.nodes >= 1 << 16:
-        print(file=sys.stderr)
+        started = time.perf_counter()
+        solver = QuartoSolver(state.advanced)
+        if isinstance(solver, CompiledQuartoSolver) and args.table_bits:
+            solver = CompiledQuartoSolver(state.advanced, max_table_bits=args.table_bits)
+        solver.progress = lambda nodes: line.update(
+            f"positions examined {nodes:,}, {time.perf_counter() - started:.0f} s"
+        )
+        solution = (
+            solver.solve_choice(board, available)
+            if state.hand < 0
+            else solver.solve_placement(board, state.hand, available)
+        )
+        move = solver.best_move(state)
+    line.close()
+    _print_quarto(state, solution, move)
+
+
+def _print_quarto(state: State, solution: Solution, move: Move) -> None:
     who = f"player {state.to_move + 1}"
     placements = f"{solution.distance} placement{'' if solution.distance == 1 else 's'}"
     print(f"{who} to move: {solution.result} in {placements}; best move {move.to_str()}")
     print(f"positions examined: {solution.nodes:,}; time {solution.seconds:.2f} s")
+
+
+def _solve_quarto_split(
+    args: argparse.Namespace, state: QuartoState, board: list[int], available: int, line: ProgressLine
+) -> tuple[Solution, QuartoMove]:
+    """Solve over worker processes or Ray tasks (``bordspel.ai.quarto_solve``)."""
+    from bordspel.ai.arena import BACKENDS
+    from bordspel.ai.quarto_solve import SplitSolver
+    from bordspel.quarto import QuartoMove
+
+    address = {"address": args.address} if args.address else {}
+    backend = BACKENDS[args.backend](args.workers, **address)
+    bits = args.table_bits or 24
+    split = SplitSolver(backend.run, advanced=state.advanced, tasks=4 * max(1, args.workers), table_bits=bits)
+    started = time.perf_counter()
+    split.progress = lambda leaves, nodes: line.update(
+        f"positions searched {leaves}, positions examined {nodes:,}, {time.perf_counter() - started:.0f} s"
+    )
+    solution, root = split.solve(board, state.hand, available)
+    chars = state.pieces.chars
+    if state.hand < 0:
+        assert solution.best is not None
+        return solution, QuartoMove(None, chars[solution.best])
+    cell = solution.best
+    assert cell is not None
+    if split.rules.wins_at(board, cell, state.hand) or not available:
+        return solution, QuartoMove(cell, None)
+    piece = split.piece_after(root, solution.score, cell)
+    assert piece is not None
+    return solution, QuartoMove(cell, chars[piece])
 
 
 SOLVERS = {"hermit": solve_hermit, "quarto": solve_quarto}
@@ -360,15 +400,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="B",
-        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
+        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24), per worker",
     )
     solve.add_argument(
-        "--workers", type=int, default=1, help="hermit: worker processes (or Ray tasks) for the first moves"
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (or Ray tasks): hermit's first moves, quarto's positions a few moves on",
     )
     solve.add_argument(
-        "--backend", choices=["local", "ray"], default="local", help="hermit: local processes or Ray tasks"
+        "--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks"
     )
-    solve.add_argument("--address", help="hermit with --backend ray: the address of an existing Ray cluster")
+    solve.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
     solve.add_argument(
         "--results", metavar="FILE", help="hermit: append each settled first move to FILE, and resume from it"
     )
