@@ -390,9 +390,10 @@ class CompiledQuartoSolver(PureQuartoSolver):
     """The same solver with the search in C (the same scores and best moves; other node
     counts, as its table is a fixed array that forgets).
 
-    Its table grows with the first position of each size it solves, to at most
-    ``2**max_table_bits`` entries of 16 bytes; ``progress`` is called about every
-    ``report_seconds``.
+    Its tables grow with the first position of each size it solves: the one for canonical keys
+    to at most ``2**max_table_bits`` entries of 16 bytes, the one for raw keys (fewer than
+    ``canonical_empties`` empty squares) to at most 2**20, so that it stays in the cache;
+    ``progress`` is called about every ``report_seconds``.
     """
 
     def __init__(
