@@ -10,9 +10,9 @@ import functools
 from typing import Any
 
 from bordspel.core import State, square_name
-from bordspel.hermit import HermitMove, HermitState
-from bordspel.quarto import PieceSet, QuartoMove, QuartoState
-from bordspel.santorini import SIZE, Placement, SantoriniState, Turn, height
+from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.quarto.engine import PieceSet, QuartoMove, QuartoState
+from bordspel.games.santorini.engine import SIZE, Placement, SantoriniState, Turn, height
 
 __all__ = ["piece_glyph", "piece_legend", "render"]
 

@@ -141,7 +141,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def solve_hermit(args: argparse.Namespace) -> None:
     from bordspel.ai.arena import BACKENDS
-    from bordspel.ai.hermit_solve import settle, solve_empty, table_bits
+    from bordspel.games.hermit.solve import settle, solve_empty, table_bits
 
     try:
         size = int(args.target)
@@ -170,8 +170,8 @@ def solve_hermit(args: argparse.Namespace) -> None:
 
 
 def solve_quarto(args: argparse.Namespace) -> None:
-    from bordspel.ai.quarto import CompiledQuartoSolver, QuartoSolver
-    from bordspel.quarto import QuartoState
+    from bordspel.games.quarto.ai import CompiledQuartoSolver, QuartoSolver
+    from bordspel.games.quarto.engine import QuartoState
 
     state = QuartoState.from_str(args.target)
     if state.is_over():

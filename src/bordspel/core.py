@@ -334,9 +334,9 @@ def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
 
 # -- registry --------------------------------------------------------------------------
 _GAMES: dict[str, str] = {
-    "hermit": "bordspel.hermit:HermitState",
-    "santorini": "bordspel.santorini:SantoriniState",
-    "quarto": "bordspel.quarto:QuartoState",
+    "hermit": "bordspel.games.hermit.engine:HermitState",
+    "santorini": "bordspel.games.santorini.engine:SantoriniState",
+    "quarto": "bordspel.games.quarto.engine:QuartoState",
 }
 
 

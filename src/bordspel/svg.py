@@ -11,9 +11,9 @@ import functools
 from html import escape
 
 from bordspel.core import State, square_name
-from bordspel.hermit import HermitState
-from bordspel.quarto import QuartoState
-from bordspel.santorini import SIZE, SantoriniState, height
+from bordspel.games.hermit.engine import HermitState
+from bordspel.games.quarto.engine import QuartoState
+from bordspel.games.santorini.engine import SIZE, SantoriniState, height
 
 __all__ = ["BLOCK_COLOURS", "DOME_COLOUR", "PIECE_COLOURS", "WORKER_COLOURS", "render"]
 

@@ -40,9 +40,9 @@ class Knowledge:
 
 
 _KNOWLEDGE = {
-    "hermit": "bordspel.ai.hermit:KNOWLEDGE",
-    "santorini": "bordspel.ai.santorini:KNOWLEDGE",
-    "quarto": "bordspel.ai.quarto:KNOWLEDGE",
+    "hermit": "bordspel.games.hermit.ai:KNOWLEDGE",
+    "santorini": "bordspel.games.santorini.ai:KNOWLEDGE",
+    "quarto": "bordspel.games.quarto.ai:KNOWLEDGE",
 }
 
 

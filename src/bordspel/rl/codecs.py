@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from bordspel.core import BordspelError, State
-from bordspel.hermit import COLOURS, PLACEMENTS, HermitMove, HermitState
-from bordspel.quarto import QuartoMove, QuartoState
-from bordspel.santorini import CELLS, STEPS, Placement, SantoriniState, Turn, height
+from bordspel.games.hermit.engine import COLOURS, PLACEMENTS, HermitMove, HermitState
+from bordspel.games.quarto.engine import QuartoMove, QuartoState
+from bordspel.games.santorini.engine import CELLS, STEPS, Placement, SantoriniState, Turn, height
 
 __all__ = ["Codec", "codec_for"]
 

@@ -13,9 +13,9 @@ from typing import Any
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.core import Outcome, State, available_games, game_class, square_name
-from bordspel.hermit import HermitMove
-from bordspel.quarto import QuartoMove
-from bordspel.santorini import SIZE, Placement, Turn
+from bordspel.games.hermit.engine import HermitMove
+from bordspel.games.quarto.engine import QuartoMove
+from bordspel.games.santorini.engine import SIZE, Placement, Turn
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
 from bordspel.web.store import StoredGame

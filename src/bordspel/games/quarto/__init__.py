@@ -1,0 +1,1 @@
+"""Quarto: the engine (``engine``), the players' knowledge (``ai``) and the game's other parts."""

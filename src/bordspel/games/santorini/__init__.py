@@ -1,0 +1,1 @@
+"""Santorini: the engine (``engine``), the players' knowledge (``ai``) and the game's other parts."""
