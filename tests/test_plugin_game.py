@@ -18,7 +18,7 @@ from bordspel import ansi, svg
 from bordspel.ai import make_player
 from bordspel.ai.arena import ProcessBackend, SerialBackend, run_arena
 from bordspel.ai.registry import GENERIC, knowledge
-from bordspel.core import GameSpec, game_spec, new_game
+from bordspel.core import GameSpec, game_spec, new_game, part_path
 from bordspel.rl.codecs import MoveListCodec, codec_for
 from bordspel.web.views import generic_move_parts
 from tests.tictactoe.engine import TicTacToeState
@@ -118,3 +118,10 @@ def test_generic_move_parts_choose_by_text_when_the_text_names_no_squares() -> N
             return "pass"
 
     assert generic_move_parts(Pass()) == {"paths": [["move:pass"]]}
+
+
+def test_a_package_gives_its_parts_by_their_conventional_modules() -> None:
+    assert part_path("hermit", "codec") == "bordspel.games.hermit.codec:CODEC"
+    assert part_path("quarto", "solver") == "bordspel.games.quarto.cli:solve"
+    assert part_path("santorini", "solver") is None  # no games/santorini/cli.py
+    assert part_path("tictactoe", "knowledge") is None  # no package given: the generic defaults

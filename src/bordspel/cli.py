@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bordspel.core import BordspelError, Move, State, available_games, game_class, game_part, game_spec
+from bordspel.core import BordspelError, Move, State, available_games, game_class, game_part, part_path
 
 __all__ = ["main"]
 
@@ -139,7 +139,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def solvable_games() -> list[str]:
     """The games whose GameSpec has an exact solver for ``bordspel solve``."""
-    return [name for name in available_games() if game_spec(name).solver is not None]
+    return [name for name in available_games() if part_path(name, "solver") is not None]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ import abc
 import dataclasses
 import functools
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ __all__ = [
     "load",
     "new_game",
     "parse_square",
+    "part_path",
     "perft",
     "register_game",
     "square_name",
@@ -353,13 +355,17 @@ class GameSpec:
     """Everything bordspel knows of one game, and the only place that names its parts.
 
     Parts are ``"module:attribute"`` paths, imported when first used, so the registry stays
-    light; a part left out gets the generic default (a picture of ``grid()``, a codec of the
-    start position's moves, click-to-choose move parts, players without game knowledge).
+    light. A part left out is looked for in the game's ``package`` by its conventional name
+    (:data:`PART_MODULES`: ``<package>.ai:KNOWLEDGE``, ``<package>.svg:render``, ...), and
+    failing that gets the generic default (a picture of ``grid()``, a codec of the start
+    position's moves, click-to-choose move parts, players without game knowledge).
     """
 
     name: str
     state: str
     """The state class, e.g. ``"bordspel.games.hermit.engine:HermitState"``."""
+    package: str | None = None
+    """The package whose modules give the parts not named here (see :data:`PART_MODULES`)."""
     knowledge: str | None = None
     """The players' knowledge (``bordspel.ai.registry.Knowledge``): evaluation, solver, levels."""
     codec: str | None = None
@@ -386,6 +392,17 @@ class GameSpec:
     choices: tuple[tuple[str, tuple[tuple[str, str, str | None], ...]], ...] = ()
     """Browser toolbar groups ``(key, ((value, label, swatch colour or None), ...))``: a move whose
     parts name ``choices`` is offered only while the toolbar shows those values."""
+
+
+PART_MODULES = {
+    "knowledge": "ai:KNOWLEDGE",
+    "codec": "codec:CODEC",
+    "svg": "svg:render",
+    "ansi": "ansi:render",
+    "move_parts": "web:move_parts",
+    "solver": "cli:solve",
+}
+"""Where a game's package keeps each part by convention (module in the package : attribute)."""
 
 
 def load(path: str) -> Any:
@@ -455,9 +472,21 @@ def new_game(name: str, **options: Any) -> State:
 
 
 def game_part(name: str, part: str) -> Any:
-    """The part ``part`` of game ``name`` (a field of its GameSpec), or ``None`` when it has none."""
-    path = getattr(game_spec(name), part)
+    """The part ``part`` of game ``name`` (a field of its GameSpec, or its package's module by
+    convention), or ``None`` when it has none."""
+    path = part_path(name, part)
     return None if path is None else load(path)
+
+
+def part_path(name: str, part: str) -> str | None:
+    """Where the part ``part`` of game ``name`` is (``"module:attribute"``), without importing it."""
+    spec = game_spec(name)
+    path: str | None = getattr(spec, part)
+    if path is not None or spec.package is None:
+        return path
+    module, _, attribute = PART_MODULES[part].partition(":")
+    found = importlib.util.find_spec(f"{spec.package}.{module}")
+    return None if found is None else f"{spec.package}.{module}:{attribute}"
 
 
 def iter_bits(mask: int) -> Iterator[int]:

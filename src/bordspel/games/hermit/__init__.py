@@ -10,8 +10,6 @@ from bordspel.core import GameSpec
 
 __all__ = ["SPEC"]
 
-_PARTS = "bordspel.games.hermit"
-
 
 def longest_game(options: Mapping[str, Any]) -> int:
     """Every move covers at least one square."""
@@ -20,12 +18,8 @@ def longest_game(options: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="hermit",
-    state=f"{_PARTS}.engine:HermitState",
-    knowledge=f"{_PARTS}.ai:KNOWLEDGE",
-    codec=f"{_PARTS}.codec:CODEC",
-    ansi=f"{_PARTS}.ansi:render",
-    move_parts=f"{_PARTS}.web:move_parts",
-    solver=f"{_PARTS}.cli:solve",
+    package=__name__,
+    state=f"{__name__}.engine:HermitState",
     parameters={"size": 5},
     players=(2, 2),
     variants=({"size": 3}, {"size": 1}, {"size": 5}),

@@ -10,8 +10,6 @@ from bordspel.core import GameSpec
 
 __all__ = ["SPEC"]
 
-_PARTS = "bordspel.games.quarto"
-
 
 def longest_game(options: Mapping[str, Any]) -> int:
     """The first hand-over, then one placement a square."""
@@ -20,12 +18,8 @@ def longest_game(options: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="quarto",
-    state=f"{_PARTS}.engine:QuartoState",
-    knowledge=f"{_PARTS}.ai:KNOWLEDGE",
-    codec=f"{_PARTS}.codec:CODEC",
-    ansi=f"{_PARTS}.ansi:render",
-    move_parts=f"{_PARTS}.web:move_parts",
-    solver=f"{_PARTS}.cli:solve",
+    package=__name__,
+    state=f"{__name__}.engine:QuartoState",
     parameters={"advanced": False},
     players=(2, 2),
     variants=({}, {"advanced": True}),

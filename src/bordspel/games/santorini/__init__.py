@@ -10,8 +10,6 @@ from bordspel.core import GameSpec
 
 __all__ = ["SPEC"]
 
-_PARTS = "bordspel.games.santorini"
-
 
 def longest_game(options: Mapping[str, Any]) -> int:
     """The setup, then one build a turn on 25 squares of at most four levels (and a last move)."""
@@ -20,11 +18,8 @@ def longest_game(options: Mapping[str, Any]) -> int:
 
 SPEC = GameSpec(
     name="santorini",
-    state=f"{_PARTS}.engine:SantoriniState",
-    knowledge=f"{_PARTS}.ai:KNOWLEDGE",
-    codec=f"{_PARTS}.codec:CODEC",
-    ansi=f"{_PARTS}.ansi:render",
-    move_parts=f"{_PARTS}.web:move_parts",
+    package=__name__,
+    state=f"{__name__}.engine:SantoriniState",
     parameters={"players": 2, "finite_supply": False},
     players=(2, 4),
     variants=({}, {"players": 3}, {"players": 4}, {"finite_supply": True}),
