@@ -11,7 +11,7 @@ each language; ``bordspel.core`` the game protocol shared by the engines.
 
 from __future__ import annotations
 
-from bordspel import quarto
+from bordspel import quarto  # the facade package: the Quarto engine module, callable
 from bordspel.core import (
     BordspelError,
     IllegalMoveError,

@@ -33,8 +33,8 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
 from bordspel.options import Choice, Flag
-from bordspel.santorini_batch import RandomGames, native_perft, random_games
 
 __all__ = [
     "BOX_SUPPLY",
