@@ -15,10 +15,14 @@ import importlib.util
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar  # the type checker's, for PEP 696 defaults
+
     from bordspel.options import OptionLimit
+else:
+    from typing import TypeVar
 
 __all__ = [
     "MAX_MOVE_TEXT",
@@ -112,13 +116,21 @@ class Outcome:
 
 
 S = TypeVar("S", bound="State")
+# A game's move type. A bare ``State`` or ``Player`` means any move: the default (PEP 696) is
+# given to type checkers only, as ``typing.TypeVar`` takes ``default`` from Python 3.13 on.
+if TYPE_CHECKING:
+    MoveT = TypeVar("MoveT", default=Any)
+else:
+    MoveT = TypeVar("MoveT")
 
 
-class State(abc.ABC):
+class State(abc.ABC, Generic[MoveT]):
     """An immutable, hashable game position with the player to move.
 
     Subclasses implement the abstract methods; the template methods here give every game
-    the same checked interface (``apply``, ``play``, ``parse_move``) written once.
+    the same checked interface (``apply``, ``play``, ``parse_move``) written once. A game
+    names its move type, ``class HermitState(State[HermitMove])``, so that type checkers
+    check the moves going in and out.
     """
 
     __slots__ = ()
@@ -177,11 +189,11 @@ class State(abc.ABC):
         """The seat (0-based) whose turn it is."""
 
     @abc.abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """All legal moves; empty when the game is over."""
 
     @abc.abstractmethod
-    def apply_unchecked(self: S, move: Any) -> S:
+    def apply_unchecked(self: S, move: MoveT) -> S:
         """The position after ``move``, which must be legal (the fast path for search)."""
 
     @abc.abstractmethod
@@ -197,23 +209,23 @@ class State(abc.ABC):
     def from_str(cls: type[S], text: str) -> S: ...
 
     @abc.abstractmethod
-    def move_from_str(self, text: str) -> Any:
+    def move_from_str(self, text: str) -> MoveT:
         """Read a move's text form without checking legality (raises NotationError)."""
 
     # -- template methods ----------------------------------------------------------------
     def is_over(self) -> bool:
         return self.outcome() is not None
 
-    def is_legal(self, move: Any) -> bool:
+    def is_legal(self, move: MoveT) -> bool:
         return move in self.legal_moves()
 
-    def why_illegal(self, move: Any) -> str:
+    def why_illegal(self, move: MoveT) -> str:
         """A sentence saying why ``move`` is refused (only called for illegal moves)."""
         if self.is_over():
             return "the game is over"
         return f"{_move_text(move)} is not a legal move in this position"
 
-    def apply(self: S, move: Any) -> S:
+    def apply(self: S, move: MoveT) -> S:
         """The position after ``move``; raises IllegalMoveError and changes nothing if refused."""
         if not self.is_legal(move):
             raise IllegalMoveError(self._refusal(move))
@@ -225,7 +237,7 @@ class State(abc.ABC):
             return f"apply() takes a move object, not the text {shown!r}: play() and parse_move() read text"
         return self.why_illegal(move)
 
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> MoveT:
         """Read a move and check that it is legal here."""
         move = self.move_from_str(check_text(text, MAX_MOVE_TEXT, "a move"))
         if not self.is_legal(move):
@@ -236,7 +248,7 @@ class State(abc.ABC):
         """The position after the move written as ``text``."""
         return self.apply_unchecked(self.parse_move(text))
 
-    def random_move(self, rng: random.Random) -> Any:
+    def random_move(self, rng: random.Random) -> MoveT:
         """A uniformly random legal move."""
         moves = self.legal_moves()
         if not moves:

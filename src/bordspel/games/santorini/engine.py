@@ -310,7 +310,7 @@ def _split_squares(text: str) -> list[str]:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State):
+class SantoriniState(State[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners")
