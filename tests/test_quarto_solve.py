@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bordspel.ai.arena import SerialBackend
-from bordspel.ai.quarto import PureQuartoSolver, board_symmetries, canonical_key, random_choice_position
-from bordspel.ai.quarto_solve import LeafTask, Node, Run, Searched, SplitSolver
 from bordspel.cli import main
+from bordspel.games.quarto.ai import PureQuartoSolver, board_symmetries, canonical_key, random_choice_position
+from bordspel.games.quarto.solve import LeafTask, Node, Run, Searched, SplitSolver
 
 
 @pytest.mark.parametrize("advanced", [False, True])

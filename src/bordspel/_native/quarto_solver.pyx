@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The Quarto solver of ``bordspel.ai.quarto`` (the readable reference) in C.
+"""The Quarto solver of ``bordspel.games.quarto.ai`` (the readable reference) in C.
 
 The same search: negamax with alpha-beta, win/draw/loss first and then the distance, scores
 ``WIN - d``; per line the number of pieces and the characteristics all of them have

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from bordspel.ai.quarto import (
+from bordspel.games.quarto.ai import (
     WIN,
     PureQuartoSolver,
     QuartoSolver,
@@ -27,7 +27,7 @@ from bordspel.ai.quarto import (
     board_symmetries,
     canonical_key,
 )
-from bordspel.ai.quarto import _solution as solution_of
+from bordspel.games.quarto.ai import _solution as solution_of
 
 __all__ = ["Leaf", "LeafTask", "Searched", "SplitSolver", "search_leaf"]
 
@@ -86,7 +86,7 @@ def search_leaf(task: LeafTask) -> Searched:
 
 
 def _new_solver(advanced: bool, table_bits: int) -> PureQuartoSolver:
-    from bordspel.ai.quarto import CompiledQuartoSolver
+    from bordspel.games.quarto.ai import CompiledQuartoSolver
 
     if QuartoSolver is CompiledQuartoSolver:
         return CompiledQuartoSolver(advanced, max_table_bits=table_bits)
