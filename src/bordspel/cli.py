@@ -303,15 +303,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="B",
-        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
+        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24), per worker",
     )
     solve.add_argument(
-        "--workers", type=int, default=1, help="hermit: worker processes (or Ray tasks) for the first moves"
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (or Ray tasks): hermit's first moves, quarto's positions a few moves on",
     )
     solve.add_argument(
-        "--backend", choices=["local", "ray"], default="local", help="hermit: local processes or Ray tasks"
+        "--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks"
     )
-    solve.add_argument("--address", help="hermit with --backend ray: the address of an existing Ray cluster")
+    solve.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
     solve.add_argument(
         "--results", metavar="FILE", help="hermit: append each settled first move to FILE, and resume from it"
     )
