@@ -7,7 +7,9 @@ offer them click by click; the rules stay in the engines, which list and check t
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
+from types import ModuleType
 from typing import Any
 
 from bordspel import svg
@@ -18,9 +20,9 @@ from bordspel.quarto import QuartoMove
 from bordspel.santorini import SIZE, Placement, Turn
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
-from bordspel.web.store import StoredGame
+from bordspel.web.store import NotFound, StoredGame
 
-__all__ = ["game_view", "meta", "move_parts", "record_text"]
+__all__ = ["game_view", "meta", "move_parts", "position_view", "record_text", "rules_view"]
 
 
 @functools.singledispatch
@@ -54,6 +56,23 @@ def _quarto(move: QuartoMove) -> dict[str, Any]:
     return {"square": square, "give": move.give}
 
 
+def game_module(game: str, part: str) -> ModuleType:
+    """``bordspel.games.<game>.<part>``: a game's guide or pictures."""
+    return importlib.import_module(f"bordspel.games.{game}.{part}")
+
+
+def _legal(state: State) -> list[dict[str, Any]]:
+    """The legal moves with their parts and the prompt of each click."""
+    steps = game_module(state.name, "guide").steps
+    return [{"text": m.to_str(), **move_parts(m), "steps": steps(state, m)} for m in state.legal_moves()]
+
+
+def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
+    game = stored.game
+    last = game.moves[ply - 1] if ply else None
+    return svg.render(game.states[ply], size=520, interactive=interactive, last_move=last, caption=False)
+
+
 def game_view(stored: StoredGame) -> dict[str, Any]:
     """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
@@ -67,11 +86,39 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "to_move": state.to_move,
         "position": state.to_str(),
         "moves": [move.to_str() for move in stored.game.moves],
-        "legal": [] if ended else [{"text": m.to_str(), **move_parts(m)} for m in state.legal_moves()],
+        "legal": [] if ended else _legal(state),
+        "title": _titles(state.name),
+        "prompts": game_module(state.name, "guide").prompts(state),
+        "seat_colours": game_module(state.name, "svg").seat_colours(state),
         "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
-        "svg": svg.render(state, size=520, interactive=True),
+        "svg": _picture(stored, stored.ply, interactive=True),
     }
+
+
+def position_view(stored: StoredGame, ply: int) -> dict[str, Any]:
+    """The position after ``ply`` moves, for replaying the game; NotFound past its end."""
+    if not 0 <= ply <= stored.ply:
+        raise NotFound(f"the game has {stored.ply} moves: there is no position after {ply}")
+    return {"ply": ply, "svg": _picture(stored, ply, interactive=False)}
+
+
+def rules_view(game: str) -> dict[str, Any]:
+    """A game's rules in each language, with pictures by the project's renderer; NotFound if unknown."""
+    if game not in available_games():
+        raise NotFound("there is no such game")
+    return _rules(game)
+
+
+def _titles(game: str) -> dict[str, str]:
+    """The game's name in each language."""
+    return {lang: text["title"] for lang, text in _rules(game)["texts"].items()}
+
+
+@functools.cache
+def _rules(game: str) -> dict[str, Any]:
+    guide = game_module(game, "guide")
+    return {"texts": guide.rules(), "pictures": guide.examples()}
 
 
 def _outcome_view(ended: Outcome) -> dict[str, Any]:
@@ -102,6 +149,7 @@ def meta() -> dict[str, Any]:
         params = inspect.signature(cls.initial).parameters
         options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
         games[name] = {
+            "title": _titles(name),
             "options": options,
             "limits": {key: limit.describe() for key, limit in limits.items()},
             "seats": cls.initial().num_players,

@@ -1,0 +1,1 @@
+"""One package per game: its rules, its knowledge for the players and its pictures."""

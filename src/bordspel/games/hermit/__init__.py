@@ -1,0 +1,1 @@
+"""Hermit: the game's own parts."""

@@ -1,0 +1,1 @@
+"""Quarto: the game's own parts."""

@@ -1,0 +1,1 @@
+"""Santorini: the game's own parts."""
