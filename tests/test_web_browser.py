@@ -163,6 +163,7 @@ def test_santorini_prompts_each_click_in_words_and_says_who_is_who(browser: Brow
     page.click("#board [data-square=a1]")
     expect(status).to_have_text("Your turn: place your second worker")
     page.click("#board [data-square=e5]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
     wait_for_turn(page)
     expect(status).to_have_text("Your turn: pick a worker")
     page.locator("#board .target").first.click()
@@ -184,6 +185,7 @@ def test_quarto_asks_to_hand_over_then_to_place_the_named_piece(browser: Browser
     page = game_page(browser, base_url, "quarto", {})
     expect(page.locator("#status")).to_have_text("Your turn: hand your opponent a piece")
     page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
     wait_for_turn(page)
     given = page.locator("#moves li").nth(1).text_content() or ""
     expect(page.locator("#status")).to_have_text(f"Your turn: place piece {given[-1]}")
@@ -208,6 +210,7 @@ def test_the_computer_thinking_shows_its_time_against_the_budget(browser: Browse
 def test_replay_steps_through_the_game_without_changing_it(browser: Browser, base_url: str) -> None:
     page = game_page(browser, base_url, "quarto", {})
     page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
     wait_for_turn(page)
     page.locator("#board .target").first.click()
     page.locator("#board .target").first.click()
@@ -239,6 +242,7 @@ def test_language_switch_and_default_from_the_browser(browser: Browser, base_url
     expect(page.locator("#resign")).to_have_text("Opgeven")
     assert page.evaluate("document.documentElement.lang") == "nl"
     page.click("#board [data-piece=B]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
     wait_for_turn(page)
     expect(page.locator("#moves li").first).to_have_text("B")  # notation unchanged
     page.reload()
@@ -312,4 +316,60 @@ def test_the_board_grows_with_the_window(browser: Browser, base_url: str) -> Non
     assert wide > 800 and narrow < wide
     assert page.locator("#toolbar").is_hidden()  # no empty gap above the board
     assert "to move" not in (page.locator("#board").text_content() or "")  # the status is said once
+    page.context.close()
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
+    browser: Browser, base_url: str
+) -> None:
+    page = game_page(browser, base_url, "santorini", {"players": 2})
+    page.click("#board [data-square=a1]")
+    page.click("#board [data-square=e5]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.click("#board [data-square=a1]")
+    target = page.locator("#board .target").first.get_attribute("data-square")
+    page.click(f"#board [data-square={target}]")
+    expect(page.locator("#status")).to_have_text("Your turn: choose where it builds")
+    page.wait_for_timeout(400)  # the slide's transition
+    worker, there = centre(page, "#board [data-at=a1]"), centre(page, f"#board [data-square={target}]")
+    assert abs(worker[0] - there[0]) < 3 and abs(worker[1] - there[1]) < 3
+    assert page.locator("#board [data-square=a1].target").count() == 1  # the square left may be built on
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(400)
+    worker, home = centre(page, "#board [data-at=a1]"), centre(page, "#board [data-square=a1]")
+    assert abs(worker[0] - home[0]) < 3 and abs(worker[1] - home[1]) < 3
+    expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
+    page.click("#board [data-square=a1]")
+    page.click(f"#board [data-square={target}]")
+    page.click(f"#board [data-square={target}]")  # a click on the moved worker cancels too
+    expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
+    page.context.close()
+
+
+def test_hermit_hover_shows_the_whole_block_and_keys_choose_colour_and_direction(
+    browser: Browser, base_url: str
+) -> None:
+    page = game_page(browser, base_url, "hermit", {"size": 5})
+    page.keyboard.press("y")
+    page.keyboard.press("h")
+    expect(page.locator("#toolbar [data-key=Y]")).to_have_class(re.compile("selected"))
+    expect(page.locator("#toolbar [data-key=H]")).to_have_class(re.compile("selected"))
+    page.hover("#board [data-square=b3]")
+    shape = page.locator("#board .preview")
+    expect(shape).to_have_count(1)
+    cell = page.locator("#board [data-square=b3]").get_attribute("width")
+    assert float(shape.get_attribute("width") or 0) == 2 * float(cell or 0) - 10  # both squares
+    assert shape.get_attribute("fill") == "#f0b928"
+    page.keyboard.press("v")
+    page.hover("#board [data-square=c2]")
+    assert float(page.locator("#board .preview").get_attribute("height") or 0) == 2 * float(cell or 0) - 10
+    page.click("#board [data-square=c2]")
+    expect(page.locator("#moves li").first).to_have_text("Yc2V")
     page.context.close()

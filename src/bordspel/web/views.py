@@ -62,9 +62,9 @@ def game_module(game: str, part: str) -> ModuleType:
 
 
 def _legal(state: State) -> list[dict[str, Any]]:
-    """The legal moves with their parts and the prompt of each click."""
-    steps = game_module(state.name, "guide").steps
-    return [{"text": m.to_str(), **move_parts(m), "steps": steps(state, m)} for m in state.legal_moves()]
+    """The legal moves with their parts, the prompt of each click, and what to show on the way."""
+    clicks = game_module(state.name, "guide").clicks
+    return [{"text": m.to_str(), **move_parts(m), **clicks(state, m)} for m in state.legal_moves()]
 
 
 def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:

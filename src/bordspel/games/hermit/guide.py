@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from bordspel.hermit import HermitMove, HermitState
+from bordspel.core import square_name
+from bordspel.games.hermit.svg import BLOCK_COLOURS
+from bordspel.hermit import HermitMove, HermitState, block_squares
 from bordspel.svg import render
 
-__all__ = ["examples", "prompts", "rules", "steps"]
+__all__ = ["clicks", "examples", "prompts", "rules"]
 
 
-def steps(state: HermitState, move: HermitMove) -> list[str]:
-    """The prompt of each click that makes ``move``."""
-    return ["block"]
+def clicks(state: HermitState, move: HermitMove) -> dict[str, Any]:
+    """The prompt of the click that makes ``move``, and the block to show while pointing at it."""
+    covered = sorted(block_squares((move.row, move.col), move.placement))
+    squares = [square_name(row, col) for row, col in covered]
+    return {"steps": ["block"], "preview": {"squares": squares, "colour": BLOCK_COLOURS[move.colour]}}
 
 
 def prompts(state: HermitState) -> dict[str, dict[str, str]]:

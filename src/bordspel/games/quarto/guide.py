@@ -7,12 +7,14 @@ from typing import Any
 from bordspel.quarto import QuartoMove, QuartoState
 from bordspel.svg import render
 
-__all__ = ["examples", "prompts", "rules", "steps"]
+__all__ = ["clicks", "examples", "prompts", "rules"]
 
 
-def steps(state: QuartoState, move: QuartoMove) -> list[str]:
+def clicks(state: QuartoState, move: QuartoMove) -> dict[str, Any]:
     """The prompt of each click that makes ``move``."""
-    return (["place"] if move.square is not None else []) + (["give"] if move.give is not None else [])
+    return {
+        "steps": (["place"] if move.square is not None else []) + (["give"] if move.give is not None else [])
+    }
 
 
 def prompts(state: QuartoState) -> dict[str, dict[str, str]]:

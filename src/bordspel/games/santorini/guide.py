@@ -7,14 +7,16 @@ from typing import Any
 from bordspel.santorini import Placement, SantoriniState, Turn
 from bordspel.svg import render
 
-__all__ = ["examples", "prompts", "rules", "steps"]
+__all__ = ["clicks", "examples", "prompts", "rules"]
 
 
-def steps(state: SantoriniState, move: Placement | Turn) -> list[str]:
-    """The prompt of each click that makes ``move``."""
+def clicks(state: SantoriniState, move: Placement | Turn) -> dict[str, Any]:
+    """The prompt of each click that makes ``move``; a turn's worker moves on the board after the
+    second click (``slide``: the piece on the first click's square goes to the second's)."""
     if isinstance(move, Placement):
-        return ["first", "second"]
-    return ["worker", "move"] if move.build is None else ["worker", "move", "build"]
+        return {"steps": ["first", "second"]}
+    steps = ["worker", "move"] if move.build is None else ["worker", "move", "build"]
+    return {"steps": steps, "slide": [0, 1]}
 
 
 def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:

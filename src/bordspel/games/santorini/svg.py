@@ -20,6 +20,7 @@ from bordspel.svg import (
     click_targets,
     el,
     finish,
+    group,
     last_move_marks,
     overlays,
     square_boxes,
@@ -70,14 +71,15 @@ def tower(x: float, y: float, cell: float, level: int) -> list[str]:
 
 
 def worker(cx: float, cy: float, index: int, colour: int, at: str) -> list[str]:
-    """A worker: a disc in its colour with its letter, and a shadow."""
-    return [
+    """A worker: a disc in its colour with its letter, and a shadow (``data-at``: its square)."""
+    parts = [
         el("circle", cx=cx + 2, cy=cy + 3, r=16, fill="#00000055"),
         el("circle", cx=cx, cy=cy, r=16, fill=WORKER_COLOURS[colour], stroke=INK, stroke_width=2.5,
-           class_="worker", data_at=at),
+           class_="worker"),
         el("text", chr(65 + index), x=cx, y=cy + 5, font_size=15, font_weight="bold", text_anchor="middle",
            fill=WORKER_INK[colour]),
     ]  # fmt: skip
+    return [group(parts, class_="token", data_at=at)]
 
 
 def _moved(move: object) -> tuple[list[Square], dict[int, int | None]]:

@@ -262,6 +262,8 @@ const bordspel = (() => {
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     $("#board").addEventListener("click", (event) => click(page, event));
+    $("#board").addEventListener("pointerover", (event) => preview(page, event.target));
+    $("#board").addEventListener("pointerleave", () => preview(page, null));
     $("#first").addEventListener("click", () => replayTo(page, 0));
     $("#previous").addEventListener("click", () => replayTo(page, replayPly(page) - 1));
     $("#next").addEventListener("click", () => replayTo(page, replayPly(page) + 1));
@@ -521,6 +523,54 @@ const bordspel = (() => {
       node.classList.toggle("target", next.has(token));
       node.classList.toggle("chosen", chosen.has(token));
     }
+    slide(page);
+    preview(page, null);
+  }
+
+  // The box (in the picture's units) around the squares named.
+  function squaresBox(names) {
+    const rects = names.map((name) => document.querySelector(`#board .square[data-square="${CSS.escape(name)}"]`)).filter(Boolean);
+    if (!rects.length) return null;
+    const edges = rects.map((r) => ["x", "y", "width", "height"].map((key) => Number(r.getAttribute(key))));
+    const left = Math.min(...edges.map((e) => e[0])), top = Math.min(...edges.map((e) => e[1]));
+    const right = Math.max(...edges.map((e) => e[0] + e[2])), bottom = Math.max(...edges.map((e) => e[1] + e[3]));
+    return { x: left, y: top, width: right - left, height: bottom - top };
+  }
+
+  // Pointing at a target shows what the move would put there (a move's "preview": squares and colour).
+  function preview(page, node) {
+    for (const old of document.querySelectorAll("#board .preview")) old.remove();
+    const target = node && node.closest && node.closest("#board .target[data-square]");
+    if (!target || !page.view) return;
+    const token = tokenOf(target);
+    const found = matching(page).find(({ path, move }) => path[page.clicks.length] === token && move.preview);
+    if (!found) return;
+    const box = squaresBox(found.move.preview.squares);
+    if (!box) return;
+    const inset = 5;
+    const shape = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    for (const [key, value] of Object.entries({
+      x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset, height: box.height - 2 * inset, rx: 5,
+      fill: found.move.preview.colour, class: "preview",
+    })) shape.setAttribute(key, String(value));
+    target.parentNode.insertBefore(shape, document.querySelector("#board .square"));
+  }
+
+  // A move's "slide" [i, j]: once click j is made, the piece on click i's square is drawn on click
+  // j's square, so a turn shows its first step before the rest is chosen.
+  function slide(page) {
+    for (const moved of document.querySelectorAll("#board [data-slid]")) {
+      moved.style.transform = "";
+      delete moved.dataset.slid;
+    }
+    const found = matching(page).find(({ move }) => move.slide && page.clicks.length > move.slide[1]);
+    if (!found) return;
+    const [from, to] = found.move.slide.map((i) => page.clicks[i].replace(/^square:/, ""));
+    const piece = document.querySelector(`#board [data-at="${CSS.escape(from)}"]`);
+    const start = squaresBox([from]), end = squaresBox([to]);
+    if (!piece || !start || !end) return;
+    piece.dataset.slid = "yes";
+    piece.style.transform = `translate(${end.x - start.x}px, ${end.y - start.y}px)`;
   }
 
   function click(page, event) {
