@@ -373,3 +373,31 @@ def test_hermit_hover_shows_the_whole_block_and_keys_choose_colour_and_direction
     page.click("#board [data-square=c2]")
     expect(page.locator("#moves li").first).to_have_text("Yc2V")
     page.context.close()
+
+
+def test_an_error_message_clears_itself_when_the_board_changes(browser: Browser, base_url: str) -> None:
+    first = browser.new_context().new_page()
+    start(first, base_url, "quarto", {}, "human", wait_for_board=False)
+    invitation = first.locator("#invite-1").input_value()
+    first.click("#play-link")
+    first.wait_for_selector("#board .target")
+    refused = {"error": "the game changed since you looked"}
+    first.route("**/api/games/*/moves", lambda route: route.fulfill(status=409, json=refused))
+    first.click("#board [data-piece=A]")
+    expect(first.locator("#message")).to_have_text(refused["error"])
+    first.unroute("**/api/games/*/moves")
+    first.click("#board [data-piece=A]")  # the same move, now accepted: a new board
+    expect(first.locator("#moves li")).to_have_count(1)
+    expect(first.locator("#message")).to_have_text("")
+    second = browser.new_context().new_page()
+    second.goto(invitation)
+    second.wait_for_selector("#board .target")
+    first.route("**/api/games/*/undo", lambda route: route.fulfill(status=409, json=refused))
+    first.click("#undo")
+    expect(first.locator("#message")).to_have_text(refused["error"])
+    second.locator("#board .target").first.click()  # the other player's click changes the board
+    second.locator("#board .target").first.click()
+    expect(first.locator("#moves li")).to_have_count(2, timeout=5_000)
+    expect(first.locator("#message")).to_have_text("")
+    first.context.close()
+    second.context.close()
