@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -83,8 +84,8 @@ class Options:
 
     interactive: bool = False
     last_move: Any = None
-    squares: frozenset[Square] = frozenset()
-    arrows: tuple[tuple[Square, Square], ...] = ()
+    squares: tuple[str, ...] = ()
+    arrows: tuple[tuple[str, str], ...] = ()
     orientation: int = 0
     caption: bool = True
     piece_letters: bool = False
@@ -119,29 +120,21 @@ def render(
     """
     if orientation not in ORIENTATIONS:
         raise BordspelError(f"orientation is one of {ORIENTATIONS} (degrees clockwise), not {orientation!r}")
-    rows, cols = board_size(state)
     options = Options(
         interactive=interactive,
         last_move=last_move,
-        squares=frozenset(parse_square(name, rows, cols) for name in squares),
-        arrows=tuple((parse_square(a, rows, cols), parse_square(b, rows, cols)) for a, b in arrows),
+        squares=tuple(squares),
+        arrows=tuple((start, end) for start, end in arrows),
         orientation=orientation,
         caption=caption,
         piece_letters=piece_letters,
     )
-    drawing: str = _drawer(state.name).draw(state, options, size)
-    return drawing
-
-
-def board_size(state: State) -> tuple[int, int]:
-    """(rows, columns) of the state's board."""
-    size: tuple[int, int] = _drawer(state.name).board_size(state)
-    return size
+    return str(_drawer(state.name)(state, options, size))
 
 
 def _drawer(game: str) -> Any:
     try:
-        return importlib.import_module(f"bordspel.games.{game}.svg")
+        return importlib.import_module(f"bordspel.games.{game}.svg").draw
     except ModuleNotFoundError:
         raise TypeError(f"no picture is registered for {game}") from None
 
@@ -237,9 +230,13 @@ def last_move_marks(boxes: Iterable[Box]) -> list[str]:
 
 
 def overlays(frame: Frame, options: Options) -> list[str]:
-    """Highlighted squares and arrows over the pieces: call after drawing them."""
-    out = outline(square_boxes(frame, options.squares), HIGHLIGHT_COLOUR, "highlight", 3.0)
-    return out + [arrow(frame, start, end) for start, end in options.arrows]
+    """Highlighted squares and arrows over the pieces: call after drawing them.
+
+    Raises NotationError for a square name that is not on the board.
+    """
+    on_board = functools.partial(parse_square, rows=frame.rows, cols=frame.cols)
+    out = outline(square_boxes(frame, map(on_board, options.squares)), HIGHLIGHT_COLOUR, "highlight", 3.0)
+    return out + [arrow(frame, on_board(start), on_board(end)) for start, end in options.arrows]
 
 
 def arrow(frame: Frame, start: Square, end: Square) -> str:

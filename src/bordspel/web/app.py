@@ -111,7 +111,7 @@ def create_app(
         return FileResponse(STATIC / "game.html")
 
     async def rules_page(request: Request) -> Response:
-        if request.path_params["game"] not in info["games"]:
+        if not info["games"].get(request.path_params["game"], {}).get("rules"):
             return FileResponse(STATIC / "404.html", status_code=404)
         return FileResponse(STATIC / "rules.html")
 

@@ -7,14 +7,13 @@ offer them click by click; the rules stay in the engines, which list and check t
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
-from types import ModuleType
 from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.core import Outcome, State, available_games, game_class, square_name
+from bordspel.guide import guide_of
 from bordspel.hermit import HermitMove
 from bordspel.quarto import QuartoMove
 from bordspel.santorini import SIZE, Placement, Turn
@@ -56,14 +55,9 @@ def _quarto(move: QuartoMove) -> dict[str, Any]:
     return {"square": square, "give": move.give}
 
 
-def game_module(game: str, part: str) -> ModuleType:
-    """``bordspel.games.<game>.<part>``: a game's guide or pictures."""
-    return importlib.import_module(f"bordspel.games.{game}.{part}")
-
-
 def _legal(state: State) -> list[dict[str, Any]]:
     """The legal moves with their parts, the prompt of each click, and what to show on the way."""
-    clicks = game_module(state.name, "guide").clicks
+    clicks = guide_of(state.name).clicks
     return [{"text": m.to_str(), **move_parts(m), **clicks(state, m)} for m in state.legal_moves()]
 
 
@@ -88,8 +82,9 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "moves": [move.to_str() for move in stored.game.moves],
         "legal": [] if ended else _legal(state),
         "title": _titles(state.name),
-        "prompts": game_module(state.name, "guide").prompts(state),
-        "seat_colours": game_module(state.name, "svg").seat_colours(state),
+        "rules": guide_of(state.name).rules is not None,
+        "prompts": guide_of(state.name).prompts(state),
+        "seat_colours": guide_of(state.name).seat_colours(state),
         "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
         "svg": _picture(stored, stored.ply, interactive=True),
@@ -105,19 +100,23 @@ def position_view(stored: StoredGame, ply: int) -> dict[str, Any]:
 
 def rules_view(game: str) -> dict[str, Any]:
     """A game's rules in each language, with pictures by the project's renderer; NotFound if unknown."""
-    if game not in available_games():
+    if game not in available_games() or guide_of(game).rules is None:
         raise NotFound("there is no such game")
     return _rules(game)
 
 
 def _titles(game: str) -> dict[str, str]:
     """The game's name in each language."""
-    return {lang: text["title"] for lang, text in _rules(game)["texts"].items()}
+    rules = guide_of(game).rules
+    if rules is None:
+        return {"en": game.capitalize(), "nl": game.capitalize()}
+    return {lang: text["title"] for lang, text in rules().items()}
 
 
 @functools.cache
 def _rules(game: str) -> dict[str, Any]:
-    guide = game_module(game, "guide")
+    guide = guide_of(game)
+    assert guide.rules is not None
     return {"texts": guide.rules(), "pictures": guide.examples()}
 
 
@@ -150,6 +149,7 @@ def meta() -> dict[str, Any]:
         options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
         games[name] = {
             "title": _titles(name),
+            "rules": guide_of(name).rules is not None,
             "options": options,
             "limits": {key: limit.describe() for key, limit in limits.items()},
             "seats": cls.initial().num_players,

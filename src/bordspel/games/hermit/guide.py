@@ -6,10 +6,11 @@ from typing import Any
 
 from bordspel.core import square_name
 from bordspel.games.hermit.svg import BLOCK_COLOURS
+from bordspel.guide import Guide, Rules
 from bordspel.hermit import HermitMove, HermitState, block_squares
 from bordspel.svg import render
 
-__all__ = ["clicks", "examples", "prompts", "rules"]
+__all__ = ["GUIDE"]
 
 
 def clicks(state: HermitState, move: HermitMove) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def examples() -> dict[str, str]:
     }
 
 
-def rules() -> dict[str, Any]:
+def rules() -> Rules:
     return {
         "en": {
             "title": "Hermit",
@@ -126,3 +127,6 @@ def rules() -> dict[str, Any]:
             ],
         },
     }
+
+
+GUIDE = Guide(clicks=clicks, prompts=prompts, rules=rules, examples=examples)

@@ -16,19 +16,10 @@ from bordspel.svg import (
     overlays,
 )
 
-__all__ = ["BLOCK_COLOURS", "board_size", "draw", "seat_colours"]
+__all__ = ["BLOCK_COLOURS", "draw"]
 
 BLOCK_COLOURS = {"R": "#d1453b", "Y": "#f0b928", "B": "#2f6fcf"}
 CELL = 48.0
-
-
-def board_size(state: HermitState) -> tuple[int, int]:
-    return state.n, state.n
-
-
-def seat_colours(state: HermitState) -> list[str | None]:
-    """Hermit's players share the blocks: no seat has a colour of its own."""
-    return [None] * state.num_players
 
 
 def footprint(frame: Frame, move: HermitMove) -> Box:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bordspel.guide import Guide, Rules
 from bordspel.quarto import QuartoMove, QuartoState
 from bordspel.svg import render
 
-__all__ = ["clicks", "examples", "prompts", "rules"]
+__all__ = ["GUIDE"]
 
 
 def clicks(state: QuartoState, move: QuartoMove) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def examples() -> dict[str, str]:
     }
 
 
-def rules() -> dict[str, Any]:
+def rules() -> Rules:
     return {
         "en": {
             "title": "Quarto",
@@ -129,3 +130,6 @@ def rules() -> dict[str, Any]:
             ],
         },
     }
+
+
+GUIDE = Guide(clicks=clicks, prompts=prompts, rules=rules, examples=examples)

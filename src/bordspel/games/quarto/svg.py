@@ -26,7 +26,7 @@ from bordspel.svg import (
     square_boxes,
 )
 
-__all__ = ["board_size", "draw", "piece_colours", "piece_svg", "seat_colours"]
+__all__ = ["draw", "piece_colours", "piece_svg"]
 
 CELL = 72.0
 SLOT = 56.0
@@ -38,15 +38,6 @@ NAMED_COLOURS = {
     "white": "#f2efe6", "wit": "#f2efe6", "black": "#2d2d2d", "zwart": "#2d2d2d",
 }  # fmt: skip
 DEFAULT_COLOURS = ("#ecd3a0", "#5a3a24")
-
-
-def board_size(state: QuartoState) -> tuple[int, int]:
-    return 4, 4
-
-
-def seat_colours(state: QuartoState) -> list[str | None]:
-    """Quarto's players share the pieces: no seat has a colour of its own."""
-    return [None] * state.num_players
 
 
 def piece_colours(state: QuartoState) -> tuple[str, str]:

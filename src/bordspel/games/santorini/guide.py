@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bordspel.games.santorini.svg import seat_colours
+from bordspel.guide import Guide, Rules
 from bordspel.santorini import Placement, SantoriniState, Turn
 from bordspel.svg import render
 
-__all__ = ["clicks", "examples", "prompts", "rules"]
+__all__ = ["GUIDE"]
 
 
 def clicks(state: SantoriniState, move: Placement | Turn) -> dict[str, Any]:
@@ -55,7 +57,7 @@ def examples() -> dict[str, str]:
     }
 
 
-def rules() -> dict[str, Any]:
+def rules() -> Rules:
     return {
         "en": {
             "title": "Santorini",
@@ -150,3 +152,6 @@ def rules() -> dict[str, Any]:
             ],
         },
     }
+
+
+GUIDE = Guide(clicks=clicks, prompts=prompts, seat_colours=seat_colours, rules=rules, examples=examples)

@@ -26,7 +26,7 @@ from bordspel.svg import (
     square_boxes,
 )
 
-__all__ = ["DOME_COLOUR", "WORKER_COLOURS", "board_size", "draw", "seat_colours"]
+__all__ = ["DOME_COLOUR", "WORKER_COLOURS", "draw", "seat_colours"]
 
 WORKER_COLOURS = ("#d7263d", "#f4f4f4", "#8e44ad")
 WORKER_INK = ("#ffffff", "#222222", "#ffffff")
@@ -35,10 +35,6 @@ TIER_FILLS = ("#fbfaf5", "#e3ded0", "#c4bca7")
 TIER_INSETS = (4.0, 13.0, 21.0)
 CELL = 72.0
 STRIP = 54.0
-
-
-def board_size(state: SantoriniState) -> tuple[int, int]:
-    return SIZE, SIZE
 
 
 def seat_colours(state: SantoriniState) -> list[str | None]:

@@ -142,7 +142,7 @@ const bordspel = (() => {
         input.addEventListener("change", () => showOptions(meta, name));
         return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
       }));
-      $("#rules-links").replaceChildren(...names.flatMap((name, i) => [
+      $("#rules-links").replaceChildren(...names.filter((name) => meta.games[name].rules).flatMap((name, i) => [
         ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
     };
     labels();
@@ -358,6 +358,7 @@ const bordspel = (() => {
     document.title = `bordspel — ${title}`;
     $("#title").textContent = title;
     $("#rules-link").href = `/rules/${view.game}`;
+    $("#rules-link").hidden = !view.rules;
     $("#moves").replaceChildren(...view.moves.map((m, i) => element("li", {
       "data-ply": String(i + 1), class: page.replay === i + 1 ? "current" : "", tabindex: "0", text: m,
     })));
