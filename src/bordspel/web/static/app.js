@@ -13,7 +13,7 @@ const bordspel = (() => {
   // -- words: English and Dutch ----------------------------------------------------------------
   const TEXT = {
     en: {
-      tagline: "Hermit · Santorini · Quarto", new_game: "New game", game: "Game", options: "Options",
+      tagline: "board games to play and to learn", new_game: "New game", game: "Game", options: "Options",
       players: "Players", start: "Start", invite: "Invite the other players",
       invite_text: "Send each person their own link: it holds their seat. Anyone with the spectator link can watch but not play.",
       go: "Go to your game", learn: "New to a game? Read its rules:", rules: "Rules", accept: "Accept",
@@ -35,7 +35,7 @@ const bordspel = (() => {
       red: "red", yellow: "yellow", blue: "blue", upright: "upright", horizontal: "horizontal", vertical: "vertical",
     },
     nl: {
-      tagline: "Kluizenaar · Santorini · Quarto", new_game: "Nieuw spel", game: "Spel", options: "Opties",
+      tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
       players: "Spelers", start: "Beginnen", invite: "Nodig de andere spelers uit",
       invite_text: "Stuur iedereen een eigen link: daarin zit hun plaats. Met de kijkerslink kan iedereen meekijken maar niet spelen.",
       go: "Naar je spel", learn: "Nieuw in een spel? Lees de regels:", rules: "Regels", accept: "Goed",
