@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from bordspel.core import available_games
 from bordspel.web.app import create_app
 
 HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
@@ -119,3 +120,19 @@ def test_favicon(client: TestClient) -> None:
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
     assert '<link rel="icon"' in client.get("/").text
+
+
+def test_a_game_without_a_guide_gets_plain_words_and_no_rules_page(client: TestClient) -> None:
+    view = new(client, "tictactoe")
+    assert view["prompts"] == {"en": {}, "nl": {}} and all(m["steps"] == [] for m in view["legal"])
+    assert view["seat_colours"] == [None, None] and view["rules"] is False
+    assert client.get("/api/rules/tictactoe").status_code == 404
+    assert client.get("/rules/tictactoe").status_code == 404
+    assert client.get("/api/meta").json()["games"]["tictactoe"]["rules"] is False
+
+
+def test_the_page_names_no_game() -> None:
+    static = Path(__file__).parents[1] / "src/bordspel/web/static"
+    for page in static.iterdir():
+        text = page.read_text(encoding="utf-8").lower()
+        assert not [game for game in available_games() if game in text], page.name

@@ -7,10 +7,11 @@ no rules page).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from bordspel.core import game_part
 
 __all__ = ["PLAIN", "Guide", "Rules", "guide_of"]
 
@@ -50,10 +51,6 @@ PLAIN = Guide()
 
 
 def guide_of(game: str) -> Guide:
-    """The game's ``Guide``, or :data:`PLAIN`."""
-    try:
-        module = importlib.import_module(f"bordspel.games.{game}.guide")
-    except ModuleNotFoundError:
-        return PLAIN
-    found: Guide = module.GUIDE
-    return found
+    """The game's ``Guide`` (its GameSpec's ``guide`` part), or :data:`PLAIN`."""
+    found: Guide | None = game_part(game, "guide")
+    return PLAIN if found is None else found

@@ -2,9 +2,9 @@
 
 This module holds what every picture shares (the board frame and its orientation, square
 labels, highlighted squares, arrows, the last-move marker, the caption); each game draws its
-own pieces in ``bordspel.games.<game>.svg``, imported only when a position of that game is
-drawn. Jupyter shows states through ``State._repr_svg_``, which imports this module only
-when asked.
+own pieces: its GameSpec's ``svg`` part (by convention ``games/<game>/svg.py``'s ``draw``),
+imported only when a position of that game is drawn, or ``bordspel.svg_grid`` from ``grid()``.
+Jupyter shows states through ``State._repr_svg_``, which imports this module only when asked.
 
 >>> from bordspel.core import new_game
 >>> state = new_game("hermit", size=3)
@@ -17,13 +17,12 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from bordspel.core import BordspelError, State, parse_square, square_name
+from bordspel.core import BordspelError, State, game_part, parse_square, square_name
 
 __all__ = ["ARROW_COLOUR", "HIGHLIGHT_COLOUR", "LAST_MOVE_COLOUR", "Frame", "Options", "el", "render"]
 
@@ -129,14 +128,10 @@ def render(
         caption=caption,
         piece_letters=piece_letters,
     )
-    return str(_drawer(state.name)(state, options, size))
-
-
-def _drawer(game: str) -> Any:
-    try:
-        return importlib.import_module(f"bordspel.games.{game}.svg").draw
-    except ModuleNotFoundError:
-        raise TypeError(f"no picture is registered for {game}") from None
+    draw = game_part(state.name, "svg")
+    if draw is None:  # a game without a picture of its own: its grid()
+        from bordspel.svg_grid import draw
+    return str(draw(state, options, size))
 
 
 def el(tag: str, text: str | None = None, /, **attrs: object) -> str:

@@ -1,1 +1,1 @@
-"""One package per game: its rules, its knowledge for the players and its pictures."""
+"""One package per game: its engine, AI knowledge, codec, pictures and move parts, and its ``SPEC``."""

@@ -8,57 +8,52 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
-from bordspel.core import Outcome, State, available_games, game_class, square_name
+from bordspel.core import Outcome, State, available_games, game_class, game_part, game_spec
 from bordspel.guide import guide_of
-from bordspel.hermit import HermitMove
-from bordspel.quarto import QuartoMove
-from bordspel.santorini import SIZE, Placement, Turn
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
 from bordspel.web.store import NotFound, StoredGame
 
-__all__ = ["game_view", "meta", "move_parts", "position_view", "record_text", "rules_view"]
+__all__ = [
+    "game_view",
+    "generic_move_parts",
+    "meta",
+    "move_parts",
+    "position_view",
+    "record_text",
+    "rules_view",
+]
+
+SQUARE = re.compile(r"[a-z]+[0-9]+")
 
 
-@functools.singledispatch
-def move_parts(move: Any) -> dict[str, Any]:
-    """A move's parts for the page's clicks."""
-    raise TypeError(f"no parts known for {type(move).__name__}")
+def move_parts(game: str, move: Any) -> dict[str, Any]:
+    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens) and the
+    toolbar choices it needs, by the game's own ``move_parts`` or the generic default."""
+    parts = game_part(game, "move_parts")
+    return generic_move_parts(move) if parts is None else dict(parts(move))
 
 
-@move_parts.register
-def _hermit(move: HermitMove) -> dict[str, Any]:
-    return {"colour": move.colour, "placement": move.placement, "square": square_name(move.row, move.col)}
-
-
-def _sq(cell: int | None) -> str | None:
-    return None if cell is None else square_name(cell // SIZE, cell % SIZE)
-
-
-@move_parts.register
-def _placement(move: Placement) -> dict[str, Any]:
-    return {"kind": "place", "squares": [_sq(move.first), _sq(move.second)]}
-
-
-@move_parts.register
-def _turn(move: Turn) -> dict[str, Any]:
-    return {"kind": "turn", "source": _sq(move.source), "target": _sq(move.target), "build": _sq(move.build)}
-
-
-@move_parts.register
-def _quarto(move: QuartoMove) -> dict[str, Any]:
-    square = None if move.square is None else square_name(move.square // 4, move.square % 4)
-    return {"square": square, "give": move.give}
+def generic_move_parts(move: Any) -> dict[str, Any]:
+    """Click the squares a move's text names (``b2``, ``a1-c3``), or choose the move by its text."""
+    text = move.to_str()
+    words = [word for word in re.split(r"[^a-z0-9]+", text) if word]
+    if words and all(SQUARE.fullmatch(word) for word in words):
+        return {"paths": [[f"square:{word}" for word in words]]}
+    return {"paths": [[f"move:{text}"]]}
 
 
 def _legal(state: State) -> list[dict[str, Any]]:
     """The legal moves with their parts, the prompt of each click, and what to show on the way."""
     clicks = guide_of(state.name).clicks
-    return [{"text": m.to_str(), **move_parts(m), **clicks(state, m)} for m in state.legal_moves()]
+    return [
+        {"text": m.to_str(), **move_parts(state.name, m), **clicks(state, m)} for m in state.legal_moves()
+    ]
 
 
 def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
@@ -70,6 +65,7 @@ def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
 def game_view(stored: StoredGame) -> dict[str, Any]:
     """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
+    spec = game_spec(state.name)
     ended = outcome(stored)
     return {
         "id": stored.id,
@@ -85,6 +81,9 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "rules": guide_of(state.name).rules is not None,
         "prompts": guide_of(state.name).prompts(state),
         "seat_colours": guide_of(state.name).seat_colours(state),
+        "choices": [
+            {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
+        ],
         "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
         "svg": _picture(stored, stored.ply, interactive=True),

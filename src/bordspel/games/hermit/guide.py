@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.core import square_name
+from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
 from bordspel.games.hermit.svg import BLOCK_COLOURS
 from bordspel.guide import Guide, Rules
-from bordspel.hermit import HermitMove, HermitState, block_squares
 from bordspel.svg import render
 
 __all__ = ["GUIDE"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bordspel.hermit import HermitMove, HermitState, block_squares
+from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
 from bordspel.svg import (
     Box,
     Frame,

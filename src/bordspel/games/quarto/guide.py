@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bordspel.games.quarto.engine import QuartoMove, QuartoState
 from bordspel.guide import Guide, Rules
-from bordspel.quarto import QuartoMove, QuartoState
 from bordspel.svg import render
 
 __all__ = ["GUIDE"]

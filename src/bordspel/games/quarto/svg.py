@@ -8,7 +8,7 @@ Under the board: the piece in hand and the pieces still to give, each with its l
 from __future__ import annotations
 
 from bordspel.core import square_name
-from bordspel.quarto import QuartoMove, QuartoState
+from bordspel.games.quarto.engine import QuartoMove, QuartoState
 from bordspel.svg import (
     INK,
     MARGIN,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.svg import seat_colours
 from bordspel.guide import Guide, Rules
-from bordspel.santorini import Placement, SantoriniState, Turn
 from bordspel.svg import render
 
 __all__ = ["GUIDE"]

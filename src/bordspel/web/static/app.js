@@ -5,8 +5,6 @@
 
 const bordspel = (() => {
   const $ = (selector) => document.querySelector(selector);
-  const COLOURS = { R: ["red", "#d1453b"], Y: ["yellow", "#f0b928"], B: ["blue", "#2f6fcf"] };
-  const PLACEMENTS = { U: "upright", H: "horizontal", V: "vertical" };
   const TOUCH = 44; // the smallest click target on a screen, in CSS pixels
   const ANIMATION = 320; // milliseconds
 
@@ -22,7 +20,7 @@ const bordspel = (() => {
       previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
       missing: "No such game", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
-      player: "Player {n}", you: "You", seat: "seat {n}", your_turn: "Your turn: {prompt}",
+      player: "Player {n}", you: "You", seat: "seat {n}", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
       won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
       resignation: "resignation", and: " and ", watching: "You are watching this game.",
@@ -44,7 +42,7 @@ const bordspel = (() => {
       previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
       missing: "Spel niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
-      player: "Speler {n}", you: "Jij", seat: "plaats {n}", your_turn: "Jouw beurt: {prompt}",
+      player: "Speler {n}", you: "Jij", seat: "plaats {n}", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
       won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
       resignation: "opgegeven", and: " en ", watching: "Je kijkt naar dit spel.",
@@ -234,17 +232,10 @@ const bordspel = (() => {
     }
   }
 
-  // -- click paths per game --------------------------------------------------------------------
-  const sq = (name) => `square:${name}`;
-  const PATHS = {
-    hermit: (move, mode) =>
-      move.colour === mode.colour && move.placement === mode.placement ? [[sq(move.square)]] : [],
-    santorini: (move) =>
-      move.kind === "place"
-        ? [[sq(move.squares[0]), sq(move.squares[1])], [sq(move.squares[1]), sq(move.squares[0])]]
-        : [[sq(move.source), sq(move.target), ...(move.build ? [sq(move.build)] : [])]],
-    quarto: (move) => [[...(move.square ? [sq(move.square)] : []), ...(move.give ? [`piece:${move.give}`] : [])]],
-  };
+  // -- click paths ---------------------------------------------------------------------------------
+  // Each legal move comes with its click paths (tokens square:b3, piece:A, move:<text>) and the
+  // toolbar choices it needs (e.g. a colour); a move is offered while the toolbar shows its choices.
+  const fits = (move, mode) => Object.entries(move.choices || {}).every(([key, value]) => mode[key] === value);
 
   // -- the game page ---------------------------------------------------------------------------
   // The seat's secret is in the URL fragment (#seat=...), which the browser never sends to the
@@ -253,7 +244,7 @@ const bordspel = (() => {
     const id = location.pathname.split("/").pop();
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
     const page = {
-      id, token, view: null, clicks: [], mode: { colour: "R", placement: "U" }, asking: -1, busy: false,
+      id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
       replay: null, thinking: null, timer: null,
     };
     $("#download").href = `/api/games/${id}/record`;
@@ -401,7 +392,8 @@ const bordspel = (() => {
     } else if (view.seats[view.to_move] !== "human") {
       startThinking(page);
     } else if (view.to_move === view.you) {
-      status.textContent = t("your_turn", { prompt: prompt(page) });
+      const words = prompt(page);
+      status.textContent = words ? t("your_turn", { prompt: words }) : t("your_move");
     } else {
       status.textContent = t(view.you === null ? "to_move" : "waiting", { name: seatName(view, view.to_move) });
     }
@@ -459,13 +451,14 @@ const bordspel = (() => {
     const bar = $("#toolbar");
     bar.replaceChildren();
     const view = page.view;
-    bar.hidden = view.game !== "hermit" || Boolean(view.outcome) || page.replay !== null;
-    if (bar.hidden) return;
     const legal = view.legal;
+    const byText = legal.filter((m) => m.paths.some((path) => path[0].startsWith("move:")));
+    bar.hidden = (!view.choices.length && !byText.length) || Boolean(view.outcome) || page.replay !== null;
+    if (bar.hidden) return;
     const group = (entries, key) => {
       const box = element("div", { class: "group" });
       for (const [value, label, swatch] of entries) {
-        const usable = legal.some((m) => m[key] === value);
+        const usable = legal.some((m) => (m.choices || {})[key] === value);
         const button = element("button", { type: "button", "data-choice": `${key}:${value}`, "data-key": value, title: value });
         if (swatch) {
           const mark = element("span", { class: "swatch" });
@@ -484,15 +477,23 @@ const bordspel = (() => {
       }
       bar.append(box);
     };
-    if (!legal.some((m) => m.colour === page.mode.colour)) {
-      page.mode.colour = legal.length ? legal[0].colour : page.mode.colour;
+    // Keep the chosen values while some move fits them, else take the first fitting move's, group by group.
+    view.choices.forEach(({ key }, index) => {
+      const before = view.choices.slice(0, index + 1).map((choice) => choice.key);
+      const fitsBefore = (m, mode) => before.every((k) => (m.choices || {})[k] === mode[k]);
+      if (!legal.some((m) => fitsBefore(m, page.mode))) {
+        const fit = legal.find((m) => fitsBefore(m, { ...page.mode, [key]: (m.choices || {})[key] }));
+        if (fit) page.mode[key] = fit.choices[key];
+      }
+    });
+    for (const { key, options } of view.choices) group(options, key);
+    if (byText.length && paths(page).length) {
+      const box = element("div", { class: "group" });
+      for (const m of byText) {
+        box.append(element("button", { type: "button", "data-token": `move:${m.text}`, text: m.text, onclick: () => send(page, "moves", { move: m.text }) }));
+      }
+      bar.append(box);
     }
-    if (!legal.some((m) => m.colour === page.mode.colour && m.placement === page.mode.placement)) {
-      const fit = legal.find((m) => m.colour === page.mode.colour);
-      if (fit) page.mode.placement = fit.placement;
-    }
-    group(Object.entries(COLOURS).map(([k, [name, hex]]) => [k, name, hex]), "colour");
-    group(Object.entries(PLACEMENTS).map(([k, name]) => [k, name]), "placement");
   }
 
   function paths(page) {
@@ -500,7 +501,7 @@ const bordspel = (() => {
     if (page.replay !== null || view.outcome || view.seats[view.to_move] !== "human" || view.to_move !== view.you) return [];
     const found = [];
     for (const move of view.legal) {
-      for (const path of PATHS[view.game](move, page.mode)) found.push({ path, move });
+      if (fits(move, page.mode)) for (const path of move.paths) found.push({ path, move });
     }
     return found;
   }
@@ -511,7 +512,7 @@ const bordspel = (() => {
   }
 
   function tokenOf(node) {
-    if (node.dataset.square) return sq(node.dataset.square);
+    if (node.dataset.square) return `square:${node.dataset.square}`;
     if (node.dataset.piece) return `piece:${node.dataset.piece}`;
     return null;
   }
