@@ -355,6 +355,9 @@ def test_hermit_hover_shows_the_whole_block_and_keys_choose_colour_and_direction
     browser: Browser, base_url: str
 ) -> None:
     page = game_page(browser, base_url, "hermit", {"size": 5})
+    expect(page.locator("#status")).to_have_text(
+        "Your turn: choose a colour and a direction, then click where the block goes"
+    )
     page.keyboard.press("y")
     page.keyboard.press("h")
     expect(page.locator("#toolbar [data-key=Y]")).to_have_class(re.compile("selected"))

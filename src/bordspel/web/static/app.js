@@ -355,9 +355,9 @@ const bordspel = (() => {
     })));
     if (page.replay === null) $("#moves").scrollTop = 1e9;
     $("#players").replaceChildren(...view.seats.map((_, seat) => player(view, seat)));
+    toolbar(page); // before the status: the toolbar's choices decide which moves fit
     showStatus(page);
     controls(page);
-    toolbar(page);
     highlight(page);
     showReplay(page);
   }
