@@ -49,7 +49,7 @@ const bordspel = (() => {
       playing: "Je speelt op plaats {n}.", you_asked: "Je vroeg om je zet terug te nemen.",
       asks: "{name} vraagt om een zet terug te nemen.", replaying: "Zet {ply} van {plies}",
       replay_start: "Beginstelling ({plies} zetten)", go_player: "Speel als {name}", spectators: "Kijkers",
-      in_hand: "in de hand", to_give: "te geven", supply: "voorraad",
+      in_hand: "je hand", to_give: "te geven", supply: "voorraad",
       easy: "makkelijk", medium: "gemiddeld", hard: "moeilijk", perfect: "perfect", size: "grootte", players_option: "spelers",
       finite_supply: "beperkte voorraad", advanced: "gevorderd", pieces: "stukken",
       red: "rood", yellow: "geel", blue: "blauw", upright: "rechtop", horizontal: "horizontaal", vertical: "verticaal",
