@@ -8,8 +8,10 @@ BORDSPEL_REQUIRE_BROWSER is set, as it is in CI. Set BORDSPEL_SCREENSHOTS=DIR to
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -72,7 +74,7 @@ def click_until_over(page: Page, game: str, limit: int = 200) -> str:
         status = page.text_content("#status") or ""
         if status.startswith("Game over"):
             return status
-        if "(person, you) to move" in status:
+        if status.startswith("Your turn"):
             targets = page.locator("#board .target")
             if targets.count() == 0:
                 for choice in page.locator("#toolbar button:not([disabled])").all():
@@ -139,3 +141,264 @@ def test_creator_and_invitee_play_in_two_browsers_and_a_spectator_only_watches(
     assert first.locator("#moves li").count() == 0 and second.locator("#board .target").count() == 0
     for context in (creator_context, invitee_context, spectator_context):
         context.close()
+
+
+def game_page(browser: Browser, base_url: str, game: str, options: dict[str, object], **context: Any) -> Page:
+    page = browser.new_context(**context).new_page()
+    start(page, base_url, game, options, "easy")
+    return page
+
+
+def wait_for_turn(page: Page) -> None:
+    expect(page.locator("#status")).to_have_text(re.compile("^(Your turn|Jouw beurt)"), timeout=20_000)
+    page.wait_for_selector("#board .target")
+
+
+def test_santorini_prompts_each_click_in_words_and_says_who_is_who(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "santorini", {"players": 2})
+    status = page.locator("#status")
+    expect(status).to_have_text("Your turn: place your first worker")
+    page.click("#board [data-square=a1]")
+    expect(status).to_have_text("Your turn: place your second worker")
+    page.click("#board [data-square=e5]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    expect(status).to_have_text("Your turn: pick a worker")
+    page.locator("#board .target").first.click()
+    expect(status).to_have_text("Your turn: choose where it moves")
+    page.locator("#board .target").first.click()
+    expect(status).to_have_text("Your turn: choose where it builds")
+    page.keyboard.press("Escape")
+    expect(status).to_have_text("Your turn: pick a worker")
+    names = page.locator("#players li .name").all_text_contents()
+    assert names == ["You", "Computer (easy)"]
+    swatches = page.locator("#players .swatch").evaluate_all(
+        "s => s.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert len(set(swatches)) == 2
+    page.context.close()
+
+
+def test_quarto_asks_to_hand_over_then_to_place_the_named_piece(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    expect(page.locator("#status")).to_have_text("Your turn: hand your opponent a piece")
+    page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    given = page.locator("#moves li").nth(1).text_content() or ""
+    expect(page.locator("#status")).to_have_text(f"Your turn: place piece {given[-1]}")
+    assert page.locator("#board .last-move").count() == 2  # the square placed on and the piece in hand
+    page.context.close()
+
+
+def test_the_computer_thinking_shows_its_time_against_the_budget(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{base_url}/")
+    page.wait_for_selector("#seats select")
+    created = page.evaluate(
+        """() => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+           body: JSON.stringify({game: 'quarto', seats: ['easy', 'human']})}).then(r => r.json())"""
+    )
+    page.goto(f"{base_url}{created['links']['spectator']}")  # a spectator never asks the computer
+    expect(page.locator("#status")).to_have_text(re.compile(r"Computer \(easy\) is thinking… [01] s of 10 s"))
+    expect(page.locator("#status")).to_have_text(re.compile(r"thinking… [1-3] s of 10 s"), timeout=4_000)
+    page.close()
+
+
+def test_replay_steps_through_the_game_without_changing_it(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.locator("#board .target").first.click()
+    page.locator("#board .target").first.click()
+    expect(page.locator("#moves li")).to_have_count(4, timeout=20_000)
+    wait_for_turn(page)
+    moves = page.locator("#moves li").all_text_contents()
+    page.click("#first")
+    expect(page.locator("#replay-text")).to_have_text("Start position (4 moves)")
+    assert page.locator("#board .target").count() == 0 and page.locator("#board .square").count() == 0
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-text")).to_have_text("Move 1 of 4")
+    page.locator("#moves li").nth(2).click()
+    expect(page.locator("#replay-text")).to_have_text("Move 3 of 4")
+    expect(page.locator("#moves li.current")).to_have_text(moves[2])
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-text")).to_have_text("Move 2 of 4")
+    page.click("#live")
+    expect(page.locator("#replay-text")).to_have_text("")
+    assert page.locator("#live").is_hidden() and page.locator("#board .target").count() > 0
+    assert page.locator("#moves li").all_text_contents() == moves
+    page.context.close()
+
+
+def test_language_switch_and_default_from_the_browser(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    expect(page.locator("#status")).to_have_text("Your turn: hand your opponent a piece")
+    page.click("[data-lang=nl]")
+    expect(page.locator("#status")).to_have_text("Jouw beurt: geef je tegenstander een stuk")
+    expect(page.locator("#resign")).to_have_text("Opgeven")
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    page.click("#board [data-piece=B]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    expect(page.locator("#moves li").first).to_have_text("B")  # notation unchanged
+    page.reload()
+    expect(page.locator("#status")).to_contain_text("Jouw beurt: zet stuk")
+    page.context.close()
+    dutch = browser.new_context(locale="nl-NL").new_page()
+    dutch.goto(f"{base_url}/")
+    expect(dutch.locator("h1")).to_have_text("Nieuw spel")
+    expect(dutch.locator("#game-choice")).to_contain_text("Kluizenaar")
+    dutch.click("[data-lang=en]")
+    expect(dutch.locator("h1")).to_have_text("New game")
+    dutch.context.close()
+
+
+def test_rules_pages_from_the_start_page_and_the_game(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "hermit", {"size": 4})
+    page.click("#rules-link")
+    page.wait_for_selector("#rules-body svg")
+    assert (
+        page.locator("#rules-title").text_content() == "Hermit"
+        and page.locator("#rules-body section").count() >= 3
+    )
+    page.click("[data-lang=nl]")
+    expect(page.locator("#rules-title")).to_have_text("Kluizenaar")
+    page.goto(f"{base_url}/")
+    page.click('#rules-links a:text("Santorini")')
+    page.wait_for_selector("#rules-body svg")
+    assert page.url.endswith("/rules/santorini")
+    page.context.close()
+
+
+def test_styled_404_pages(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    for path in ("/games/nope", "/nowhere"):
+        response = page.goto(f"{base_url}{path}")
+        assert response is not None and response.status == 404
+        expect(page.locator("h1")).to_have_text("No such game")
+        assert page.locator("link[rel=icon]").count() == 1 and page.locator("[data-lang]").count() == 2
+    page.click("[data-lang=nl]")
+    expect(page.locator("h1")).to_have_text("Spel niet gevonden")
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("santorini", {"players": 4}), ("quarto", {}), ("hermit", {"size": 12})],
+)
+def test_phone_touch_targets_are_at_least_44_pixels(
+    browser: Browser, base_url: str, game: str, options: dict[str, object]
+) -> None:
+    page = game_page(browser, base_url, game, options, viewport={"width": 390, "height": 844})
+    sizes = page.locator("#board .square, #board .piece").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert sizes and min(min(size) for size in sizes) >= 44
+    if game != "hermit":  # a 12x12 board scrolls sideways inside its box; the page itself never does
+        assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().right") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    buttons = page.locator("button:visible, a.button:visible").evaluate_all(
+        "nodes => nodes.map(n => n.getBoundingClientRect().height)"
+    )
+    assert min(buttons) >= 44
+    page.context.close()
+
+
+def test_the_board_grows_with_the_window(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "santorini", {}, viewport={"width": 1600, "height": 1100})
+    wide = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    page.set_viewport_size({"width": 900, "height": 700})
+    narrow = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert wide > 800 and narrow < wide
+    assert page.locator("#toolbar").is_hidden()  # no empty gap above the board
+    assert "to move" not in (page.locator("#board").text_content() or "")  # the status is said once
+    page.context.close()
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
+    browser: Browser, base_url: str
+) -> None:
+    page = game_page(browser, base_url, "santorini", {"players": 2})
+    page.click("#board [data-square=a1]")
+    page.click("#board [data-square=e5]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.click("#board [data-square=a1]")
+    target = page.locator("#board .target").first.get_attribute("data-square")
+    page.click(f"#board [data-square={target}]")
+    expect(page.locator("#status")).to_have_text("Your turn: choose where it builds")
+    page.wait_for_timeout(400)  # the slide's transition
+    worker, there = centre(page, "#board [data-at=a1]"), centre(page, f"#board [data-square={target}]")
+    assert abs(worker[0] - there[0]) < 3 and abs(worker[1] - there[1]) < 3
+    assert page.locator("#board [data-square=a1].target").count() == 1  # the square left may be built on
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(400)
+    worker, home = centre(page, "#board [data-at=a1]"), centre(page, "#board [data-square=a1]")
+    assert abs(worker[0] - home[0]) < 3 and abs(worker[1] - home[1]) < 3
+    expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
+    page.click("#board [data-square=a1]")
+    page.click(f"#board [data-square={target}]")
+    page.click(f"#board [data-square={target}]")  # a click on the moved worker cancels too
+    expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
+    page.context.close()
+
+
+def test_hermit_hover_shows_the_whole_block_and_keys_choose_colour_and_direction(
+    browser: Browser, base_url: str
+) -> None:
+    page = game_page(browser, base_url, "hermit", {"size": 5})
+    expect(page.locator("#status")).to_have_text(
+        "Your turn: choose a colour and a direction, then click where the block goes"
+    )
+    page.keyboard.press("y")
+    page.keyboard.press("h")
+    expect(page.locator("#toolbar [data-key=Y]")).to_have_class(re.compile("selected"))
+    expect(page.locator("#toolbar [data-key=H]")).to_have_class(re.compile("selected"))
+    page.hover("#board [data-square=b3]")
+    shape = page.locator("#board .preview")
+    expect(shape).to_have_count(1)
+    cell = page.locator("#board [data-square=b3]").get_attribute("width")
+    assert float(shape.get_attribute("width") or 0) == 2 * float(cell or 0) - 10  # both squares
+    assert shape.get_attribute("fill") == "#f0b928"
+    page.keyboard.press("v")
+    page.hover("#board [data-square=c2]")
+    assert float(page.locator("#board .preview").get_attribute("height") or 0) == 2 * float(cell or 0) - 10
+    page.click("#board [data-square=c2]")
+    expect(page.locator("#moves li").first).to_have_text("Yc2V")
+    page.context.close()
+
+
+def test_an_error_message_clears_itself_when_the_board_changes(browser: Browser, base_url: str) -> None:
+    first = browser.new_context().new_page()
+    start(first, base_url, "quarto", {}, "human", wait_for_board=False)
+    invitation = first.locator("#invite-1").input_value()
+    first.click("#play-link")
+    first.wait_for_selector("#board .target")
+    refused = {"error": "the game changed since you looked"}
+    first.route("**/api/games/*/moves", lambda route: route.fulfill(status=409, json=refused))
+    first.click("#board [data-piece=A]")
+    expect(first.locator("#message")).to_have_text(refused["error"])
+    first.unroute("**/api/games/*/moves")
+    first.click("#board [data-piece=A]")  # the same move, now accepted: a new board
+    expect(first.locator("#moves li")).to_have_count(1)
+    expect(first.locator("#message")).to_have_text("")
+    second = browser.new_context().new_page()
+    second.goto(invitation)
+    second.wait_for_selector("#board .target")
+    first.route("**/api/games/*/undo", lambda route: route.fulfill(status=409, json=refused))
+    first.click("#undo")
+    expect(first.locator("#message")).to_have_text(refused["error"])
+    second.locator("#board .target").first.click()  # the other player's click changes the board
+    second.locator("#board .target").first.click()
+    expect(first.locator("#moves li")).to_have_count(2, timeout=5_000)
+    expect(first.locator("#message")).to_have_text("")
+    first.context.close()
+    second.context.close()

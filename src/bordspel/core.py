@@ -383,11 +383,13 @@ class GameSpec:
     codec: str | None = None
     """The RL action codec (``bordspel.rl.codecs.Codec``)."""
     svg: str | None = None
-    """``render(state, size, interactive) -> str``: the SVG picture."""
+    """``draw(state, options, size) -> str``: the SVG picture (``bordspel.svg.Options``)."""
     ansi: str | None = None
     """``render(state, last, *, colour) -> str``: the terminal picture."""
     move_parts: str | None = None
     """``move_parts(move) -> dict``: a move's click paths and choices for the browser."""
+    guide: str | None = None
+    """The browser's words and rules page (``bordspel.guide.Guide``)."""
     solver: str | None = None
     """``solve(args)``: ``bordspel solve <game>`` (the arguments of the CLI)."""
     parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
@@ -409,9 +411,10 @@ class GameSpec:
 PART_MODULES = {
     "knowledge": "ai:KNOWLEDGE",
     "codec": "codec:CODEC",
-    "svg": "svg:render",
+    "svg": "svg:draw",
     "ansi": "ansi:render",
     "move_parts": "web:move_parts",
+    "guide": "guide:GUIDE",
     "solver": "cli:solve",
 }
 """Where a game's package keeps each part by convention (module in the package : attribute)."""

@@ -1,47 +1,140 @@
 """SVG pictures of positions: ``svg.render(state)`` returns an SVG document as a string.
 
-One drawing function per game: its GameSpec's ``svg`` part, or one registered here by the
-state's type (``functools.singledispatch``); a game with neither is drawn by
-``bordspel.svg_grid`` from its ``grid()``. Jupyter shows states
-through ``State._repr_svg_``, which imports this module only when asked.
+This module holds what every picture shares (the board frame and its orientation, square
+labels, highlighted squares, arrows, the last-move marker, the caption); each game draws its
+own pieces: its GameSpec's ``svg`` part (by convention ``games/<game>/svg.py``'s ``draw``),
+imported only when a position of that game is drawn, or ``bordspel.svg_grid`` from ``grid()``.
+Jupyter shows states through ``State._repr_svg_``, which imports this module only when asked.
+
+>>> from bordspel.core import new_game
+>>> state = new_game("hermit", size=3)
+>>> move = state.legal_moves()[0]
+>>> picture = render(state.apply(move), last_move=move, squares=["c3"], arrows=[("a1", "c3")])
+>>> picture.startswith("<svg") and 'class="last-move"' in picture and 'class="arrow"' in picture
+True
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
+from typing import Any
 
-from bordspel.core import State, game_part, square_name
-from bordspel.games.hermit.engine import HermitState
-from bordspel.games.quarto.engine import QuartoState
-from bordspel.games.santorini.engine import SIZE, SantoriniState, height
+from bordspel.core import BordspelError, State, game_part, parse_square, square_name
 
-__all__ = ["BLOCK_COLOURS", "DOME_COLOUR", "PIECE_COLOURS", "WORKER_COLOURS", "render"]
+__all__ = ["ARROW_COLOUR", "HIGHLIGHT_COLOUR", "LAST_MOVE_COLOUR", "Frame", "Options", "el", "render"]
 
-BLOCK_COLOURS = {"R": "#d1453b", "Y": "#f0b928", "B": "#2f6fcf"}
-WORKER_COLOURS = ("#f28c28", "#7b3fa0", "#1e9e8a")
-DOME_COLOUR = "#2c5aa0"
-PIECE_COLOURS = ("#b8322a", "#2a5db0")
 INK = "#333333"
 MARGIN = 22
+LAST_MOVE_COLOUR = "#f2a900"
+HIGHLIGHT_COLOUR = "#0e9f9a"
+ARROW_COLOUR = "#1f7a3d"
+ORIENTATIONS = (0, 90, 180, 270)
+Square = tuple[int, int]
 
 
-@functools.singledispatch
-def render(state: State, size: int = 400, interactive: bool = False) -> str:
+@dataclass(frozen=True)
+class Frame:
+    """A board of ``rows`` x ``cols`` squares of ``cell`` units, turned ``orientation`` degrees clockwise.
+
+    Square (0, 0) is ``a1``, drawn top-left when ``orientation`` is 0.
+    """
+
+    rows: int
+    cols: int
+    cell: float
+    orientation: int = 0
+
+    def place(self, row: float, col: float) -> tuple[float, float]:
+        """Where (row, col) is drawn, as (display row, display column); fractions allowed."""
+        last_row, last_col = self.rows - 1, self.cols - 1
+        turn = self.orientation
+        if turn == 90:
+            return col, last_row - row
+        if turn == 180:
+            return last_row - row, last_col - col
+        if turn == 270:
+            return last_col - col, row
+        return row, col
+
+    def corner(self, row: int, col: int) -> tuple[float, float]:
+        """The (x, y) of the top-left corner of the square's drawing."""
+        shown_row, shown_col = self.place(row, col)
+        return MARGIN + shown_col * self.cell, MARGIN + shown_row * self.cell
+
+    def centre(self, row: float, col: float) -> tuple[float, float]:
+        shown_row, shown_col = self.place(row, col)
+        return MARGIN + (shown_col + 0.5) * self.cell, MARGIN + (shown_row + 0.5) * self.cell
+
+    @property
+    def width(self) -> float:
+        return 2 * MARGIN + self.cell * (self.rows if self.orientation in (90, 270) else self.cols)
+
+    @property
+    def height(self) -> float:
+        return 2 * MARGIN + self.cell * (self.cols if self.orientation in (90, 270) else self.rows)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a game's drawing is asked to show besides the position (see :func:`render`)."""
+
+    interactive: bool = False
+    last_move: Any = None
+    squares: tuple[str, ...] = ()
+    arrows: tuple[tuple[str, str], ...] = ()
+    orientation: int = 0
+    caption: bool = True
+    piece_letters: bool = False
+
+
+def render(
+    state: State,
+    size: int = 400,
+    interactive: bool = False,
+    *,
+    last_move: Any = None,
+    squares: Iterable[str] = (),
+    arrows: Iterable[tuple[str, str]] = (),
+    orientation: int = 0,
+    caption: bool = True,
+    piece_letters: bool = False,
+) -> str:
     """An SVG picture of ``state``, about ``size`` pixels wide.
 
-    ``interactive`` lays a transparent ``<rect class="square" data-square="b3">`` over every
-    square (and ``data-piece`` over Quarto's pieces to give) for a page to click on.
+    - ``last_move``: the move that led to ``state`` (a move object), marked on the board: the
+      squares a piece left and reached, the block laid, the piece placed;
+    - ``squares``: square names (``"b3"``) outlined as highlighted;
+    - ``arrows``: (from, to) pairs of square names drawn as arrows;
+    - ``orientation``: the board turned 0, 90, 180 or 270 degrees clockwise (labels follow);
+    - ``caption``: the line under the board saying who moves or who won;
+    - ``piece_letters``: Quarto's piece letters on the pieces on the board;
+    - ``interactive`` lays a transparent ``<rect class="square" data-square="b3">`` over every
+      square (and ``data-piece`` over pieces to choose) for a page to click on, and marks the
+      piece that just moved (``class="arrive"``, ``data-dx``/``data-dy``: where it came from).
+
+    Raises BordspelError for an unknown orientation or square name.
     """
-    picture = game_part(state.name, "svg")
-    if picture is not None:
-        return str(picture(state, size, interactive))
-    from bordspel.svg_grid import render_grid
+    if orientation not in ORIENTATIONS:
+        raise BordspelError(f"orientation is one of {ORIENTATIONS} (degrees clockwise), not {orientation!r}")
+    options = Options(
+        interactive=interactive,
+        last_move=last_move,
+        squares=tuple(squares),
+        arrows=tuple((start, end) for start, end in arrows),
+        orientation=orientation,
+        caption=caption,
+        piece_letters=piece_letters,
+    )
+    draw = game_part(state.name, "svg")
+    if draw is None:  # a game without a picture of its own: its grid()
+        from bordspel.svg_grid import draw
+    return str(draw(state, options, size))
 
-    return render_grid(state, size, interactive)
 
-
-def el(tag: str, text: str | None = None, **attrs: object) -> str:
+def el(tag: str, text: str | None = None, /, **attrs: object) -> str:
     """One SVG element; ``stroke_width=2`` is written ``stroke-width="2"``, floats with 1 decimal."""
     parts = []
     for name, value in attrs.items():
@@ -51,53 +144,121 @@ def el(tag: str, text: str | None = None, **attrs: object) -> str:
     return f"{head}/>" if text is None else f"{head}>{escape(text)}</{tag}>"
 
 
-def _document(width: float, height_: float, body: list[str], size: int) -> str:
+def group(body: Sequence[str], **attrs: object) -> str:
+    """``<g>`` around ``body``."""
+    return el("g", **attrs)[:-2] + ">" + "".join(body) + "</g>"
+
+
+def document(width: float, height: float, body: list[str], size: int) -> str:
     scale = size / width
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height_ * scale:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height_:.0f}" font-family="Helvetica, Arial, sans-serif">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height * scale:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif">'
         + "".join(body)
         + "</svg>"
     )
 
 
-def _labels(rows: int, cols: int, cell: float) -> list[str]:
-    """Column letters above and row numbers left of the board, as the notation names them."""
-    out = []
-    for col in range(cols):
-        x = MARGIN + (col + 0.5) * cell
-        out.append(
-            el("text", square_name(0, col)[:-1], x=x, y=15, font_size=12, text_anchor="middle", fill=INK)
-        )
-    for row in range(rows):
-        y = MARGIN + (row + 0.5) * cell + 4
-        out.append(el("text", str(row + 1), x=10, y=y, font_size=12, text_anchor="middle", fill=INK))
-    return out
-
-
-def _grid(rows: int, cols: int, cell: float, fill: str, line: str) -> list[str]:
-    width, height_ = cols * cell, rows * cell
-    out = [el("rect", x=MARGIN, y=MARGIN, width=width, height=height_, fill=fill, stroke=INK)]
-    for i in range(1, cols):
-        x = MARGIN + i * cell
-        out.append(el("line", x1=x, y1=MARGIN, x2=x, y2=MARGIN + height_, stroke=line))
-    for i in range(1, rows):
-        y = MARGIN + i * cell
+def board(frame: Frame, fill: str, line: str) -> list[str]:
+    """The board: its squares, grid lines and the labels the notation names them by."""
+    width, height = frame.width - 2 * MARGIN, frame.height - 2 * MARGIN
+    out = [el("rect", x=MARGIN, y=MARGIN, width=width, height=height, fill=fill, stroke=INK, rx=3)]
+    for i in range(1, round(width / frame.cell)):
+        x = MARGIN + i * frame.cell
+        out.append(el("line", x1=x, y1=MARGIN, x2=x, y2=MARGIN + height, stroke=line))
+    for i in range(1, round(height / frame.cell)):
+        y = MARGIN + i * frame.cell
         out.append(el("line", x1=MARGIN, y1=y, x2=MARGIN + width, y2=y, stroke=line))
+    return out + _labels(frame)
+
+
+def _labels(frame: Frame) -> list[str]:
+    """Column letters and row numbers at the edges the turned board shows them on."""
+    sideways = frame.orientation in (90, 270)
+    font = min(14.0, max(10.0, frame.cell / 4))
+    out = []
+    for col in range(frame.cols):
+        out.append(_label(square_name(0, col)[:-1], frame.centre(0, col), not sideways, font))
+    for row in range(frame.rows):
+        out.append(_label(str(row + 1), frame.centre(row, 0), sideways, font))
     return out
 
 
-def _squares(rows: int, cols: int, cell: float) -> list[str]:
+def _label(text: str, centre: tuple[float, float], on_top: bool, font: float) -> str:
+    x, y = (centre[0], 15.0) if on_top else (10.0, centre[1] + 4)
+    return el("text", text, x=x, y=y, font_size=font, text_anchor="middle", fill=INK)
+
+
+def click_targets(frame: Frame) -> list[str]:
     """The click targets of an interactive picture, one per square."""
-    return [
-        el("rect", x=MARGIN + c * cell, y=MARGIN + r * cell, width=cell, height=cell, fill="transparent",
-           class_="square", data_square=square_name(r, c))
-        for r in range(rows)
-        for c in range(cols)
-    ]  # fmt: skip
+    out = []
+    for row in range(frame.rows):
+        for col in range(frame.cols):
+            x, y = frame.corner(row, col)
+            out.append(el("rect", x=x, y=y, width=frame.cell, height=frame.cell, fill="transparent",
+                          class_="square", data_square=square_name(row, col)))  # fmt: skip
+    return out
 
 
-def _caption(state: State, width: float) -> str:
+Box = tuple[float, float, float, float]
+
+
+def square_boxes(frame: Frame, squares: Iterable[Square]) -> list[Box]:
+    """(x, y, width, height) of each square."""
+    return [(*frame.corner(row, col), frame.cell, frame.cell) for row, col in sorted(squares)]
+
+
+def outline(boxes: Iterable[Box], colour: str, kind: str, width: float = 4.0) -> list[str]:
+    """Rings just inside ``boxes`` (the pieces keep their colours: no tint), with a dark inner line."""
+    inset = width / 2 + 1
+    out = []
+    for x, y, wide, high in boxes:
+        box = {"x": x + inset, "y": y + inset, "width": wide - 2 * inset, "height": high - 2 * inset, "rx": 4}
+        out.append(el("rect", **box, fill="none", stroke=colour, stroke_width=width, class_=kind))
+        out.append(el("rect", **box, fill="none", stroke="#00000066", stroke_width=1.0))
+    return out
+
+
+def last_move_marks(boxes: Iterable[Box]) -> list[str]:
+    """The squares (or block) the last move touched, ringed; drawn under the pieces."""
+    return outline(boxes, LAST_MOVE_COLOUR, "last-move", 5.0)
+
+
+def overlays(frame: Frame, options: Options) -> list[str]:
+    """Highlighted squares and arrows over the pieces: call after drawing them.
+
+    Raises NotationError for a square name that is not on the board.
+    """
+    on_board = functools.partial(parse_square, rows=frame.rows, cols=frame.cols)
+    out = outline(square_boxes(frame, map(on_board, options.squares)), HIGHLIGHT_COLOUR, "highlight", 3.0)
+    return out + [arrow(frame, on_board(start), on_board(end)) for start, end in options.arrows]
+
+
+def arrow(frame: Frame, start: Square, end: Square) -> str:
+    """An arrow from the centre of ``start`` to the centre of ``end``."""
+    (x1, y1), (x2, y2) = frame.centre(*start), frame.centre(*end)
+    dx, dy = x2 - x1, y2 - y1
+    length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    ux, uy = dx / length, dy / length
+    head, half = frame.cell * 0.32, frame.cell * 0.16
+    bx, by = x2 - ux * head, y2 - uy * head
+    corners = ((x2, y2), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half))
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+    shaft = el("line", x1=x1, y1=y1, x2=bx, y2=by, stroke=ARROW_COLOUR, stroke_width=frame.cell * 0.1,
+               stroke_linecap="round")  # fmt: skip
+    return group([shaft, el("polygon", points=points, fill=ARROW_COLOUR)], class_="arrow", opacity="0.8")
+
+
+def arrival(body: Sequence[str], options: Options, shift: tuple[float, float] | None) -> str:
+    """The piece that just moved, marked for a page to animate (``shift``: from where, None: placed)."""
+    if not options.interactive:
+        return "".join(body)
+    dx, dy = shift if shift is not None else (0.0, 0.0)
+    return group(body, class_="arrive", data_dx=f"{dx:.1f}", data_dy=f"{dy:.1f}")
+
+
+def caption(state: State, width: float, y: float) -> str:
+    """Who is to move, or who won, under the board."""
     outcome = state.outcome()
     if outcome is None:
         text = f"player {state.to_move + 1} to move"
@@ -106,124 +267,13 @@ def _caption(state: State, width: float) -> str:
     else:
         winners = " and ".join(str(p + 1) for p in sorted(outcome.winners))
         text = f"player {winners} won: {outcome.termination}"
-    return el("text", text, x=width / 2, y=width + 12, font_size=13, text_anchor="middle", fill=INK)
+    return el("text", text, x=width / 2, y=y, font_size=13, text_anchor="middle", fill=INK)
 
 
-# -- Hermit --------------------------------------------------------------------------------------
-@render.register
-def _hermit(state: HermitState, size: int = 400, interactive: bool = False) -> str:
-    n, cell = state.n, 48.0
-    body = _grid(n, n, cell, "#f6f1e7", "#d8cfbf") + _labels(n, n, cell)
-    for block in state.blocks():
-        wide = 2 if block.placement == "H" else 1
-        tall = 2 if block.placement == "V" else 1
-        x, y = MARGIN + block.col * cell + 5, MARGIN + block.row * cell + 5
-        colour = BLOCK_COLOURS[block.colour]
-        body.append(
-            el("rect", x=x, y=y, width=wide * cell - 10, height=tall * cell - 10, rx=5, fill=colour,
-               stroke="#00000066", stroke_width=1.5)
-        )  # fmt: skip
-        if block.placement == "U":  # an upright block seen from above: its top face
-            face = cell - 28
-            body.append(el("rect", x=x + 9, y=y + 9, width=face, height=face, rx=3, fill="#ffffff55",
-                           stroke="#00000033"))  # fmt: skip
-    if interactive:
-        body += _squares(n, n, cell)
-    side = 2 * MARGIN + n * cell
-    return _document(side, side + 24, [*body, _caption(state, side)], size)
-
-
-# -- Santorini -------------------------------------------------------------------------------------
-def _tower(x: float, y: float, cell: float, level: int) -> list[str]:
-    out = []
-    for step in range(min(level, 3)):
-        inset = 4 + step * 9
-        shade = ("#fbfbf7", "#ecebe4", "#dcdbd2")[step]
-        side = cell - 2 * inset
-        out.append(el("rect", x=x + inset, y=y + inset, width=side, height=side, fill=shade, stroke="#8a8a80",
-                      stroke_width=1.2))  # fmt: skip
-    if level == 4:
-        out.append(el("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell / 2 - 16, fill=DOME_COLOUR))
-    if level:
-        out.append(el("text", str(level), x=x + cell - 6, y=y + cell - 6, font_size=11, text_anchor="end",
-                      fill="#555"))  # fmt: skip
-    return out
-
-
-@render.register
-def _santorini(state: SantoriniState, size: int = 400, interactive: bool = False) -> str:
-    cell = 72.0
-    body = _grid(SIZE, SIZE, cell, "#bcd99a", "#9dbf7b") + _labels(SIZE, SIZE, cell)
-    for index in range(SIZE * SIZE):
-        x, y = MARGIN + (index % SIZE) * cell, MARGIN + (index // SIZE) * cell
-        body += _tower(x, y, cell, height(state.levels, index))
-    for worker, index in enumerate(state.workers):
-        if index < 0:
-            continue
-        cx, cy = MARGIN + (index % SIZE + 0.5) * cell, MARGIN + (index // SIZE + 0.5) * cell
-        colour = WORKER_COLOURS[worker // 2 % len(WORKER_COLOURS)]
-        body.append(el("circle", cx=cx, cy=cy, r=15, fill=colour, stroke=INK, stroke_width=2))
-        body.append(el("text", chr(65 + worker), x=cx, y=cy + 5, font_size=14, font_weight="bold",
-                       text_anchor="middle", fill="white"))  # fmt: skip
-    if interactive:
-        body += _squares(SIZE, SIZE, cell)
-    side = 2 * MARGIN + SIZE * cell
-    return _document(side, side + 24, [*body, _caption(state, side)], size)
-
-
-# -- Quarto ------------------------------------------------------------------------------------------
-def piece_svg(code: int, cx: float, cy: float, scale: float = 1.0) -> str:
-    """One piece seen from above: size, colour, shape, and a hole when hollow (code bits 0-3)."""
-    radius = (20.0 if code & 1 == 0 else 13.0) * scale
-    fill = PIECE_COLOURS[code >> 1 & 1]
-    if code & 4 == 0:
-        side = 2 * radius
-        shape = el("rect", x=cx - radius, y=cy - radius, width=side, height=side, rx=2 * scale, fill=fill,
-                   stroke=INK, stroke_width=1.5)  # fmt: skip
-    else:
-        shape = el("circle", cx=cx, cy=cy, r=radius, fill=fill, stroke=INK, stroke_width=1.5)
-    if code & 8 == 0:
-        shape += el("circle", cx=cx, cy=cy, r=radius * 0.45, fill="#f3ead9", stroke=INK, stroke_width=1)
-    return shape
-
-
-@render.register
-def _quarto(state: QuartoState, size: int = 400, interactive: bool = False) -> str:
-    cell = 64.0
-    body = _grid(4, 4, cell, "#e9dcc3", "#cbb894") + _labels(4, 4, cell)
-    for square in range(16):
-        cx, cy = MARGIN + (square % 4 + 0.5) * cell, MARGIN + (square // 4 + 0.5) * cell
-        code = state.piece_at(square)
-        if code is None:
-            body.append(el("circle", cx=cx, cy=cy, r=24, fill="none", stroke="#cbb894", stroke_width=1.5))
-        else:
-            body.append(piece_svg(code, cx, cy))
-    for _, line in state.winning_lines():
-        for c in (c for c in range(16) if line >> c & 1):
-            x, y = MARGIN + (c % 4) * cell, MARGIN + (c // 4) * cell
-            body.append(el("rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none",
-                           stroke="#1a9c3a", stroke_width=4))  # fmt: skip
-    if interactive:
-        body += _squares(4, 4, cell)
-    board = 2 * MARGIN + 4 * cell
-    body += _quarto_side(state, board, interactive)
-    return _document(board + 150, board + 24, [*body, _caption(state, board)], size)
-
-
-def _quarto_side(state: QuartoState, left: float, interactive: bool = False) -> list[str]:
-    """The piece in hand and the pieces still to give, beside the board."""
-    chars = state.pieces.chars
-    out = [el("text", "in hand", x=left + 10, y=MARGIN + 6, font_size=13, fill=INK)]
-    if state.hand >= 0:
-        out.append(piece_svg(state.hand, left + 40, MARGIN + 40))
-        out.append(el("text", chars[state.hand], x=left + 72, y=MARGIN + 45, font_size=14, fill=INK))
-    out.append(el("text", "to give", x=left + 10, y=MARGIN + 86, font_size=13, fill=INK))
-    for i, code in enumerate(state.available()):
-        cx, cy = left + 22 + (i % 4) * 30, MARGIN + 108 + (i // 4) * 44
-        out.append(piece_svg(code, cx, cy, 0.6))
-        out.append(el("text", chars[code], x=cx, y=cy + 22, font_size=10, text_anchor="middle", fill=INK))
-        if interactive:
-            target = el("rect", x=cx - 15, y=cy - 15, width=30, height=42, fill="transparent", class_="piece",
-                        data_piece=chars[code])  # fmt: skip
-            out.append(target)
-    return out
+def finish(state: State, frame: Frame, body: list[str], options: Options, size: int, below: float = 0) -> str:
+    """The document: the board ``frame`` and ``below`` units under it, and the caption if asked."""
+    width, height = frame.width, frame.height + below
+    if options.caption:
+        body = [*body, caption(state, width, height + 10)]
+        height += 24
+    return document(width, height, body, size)

@@ -24,7 +24,7 @@ from bordspel.web.events import Changes, version_stream
 from bordspel.web.options import start_state
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
 from bordspel.web.store import Conflict, Forbidden, GameStore, NotFound, StoredGame
-from bordspel.web.views import game_view, record_text
+from bordspel.web.views import game_view, position_view, record_text, rules_view
 
 __all__ = ["Api", "ApiSettings", "BadRequest", "game_id"]
 
@@ -53,6 +53,13 @@ def game_id(request: Request) -> str:
     if not GAME_ID.fullmatch(value):
         raise NotFound("there is no such game")
     return value
+
+
+def _ply(request: Request) -> int:
+    text = str(request.path_params["ply"])
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise BadRequest("a position is named by its number of moves: 0, 1, 2, ...")
+    return int(text)
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -93,7 +100,7 @@ class Api:
 
     async def _view(self, stored: StoredGame, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
-        return JSONResponse({**view, **extra})
+        return JSONResponse({**view, "ai_time": self.settings.ai_time, **extra})
 
     async def _change(
         self, request: Request, data: dict[str, Any], edit: Callable[[StoredGame, int | None], None]
@@ -115,7 +122,8 @@ class Api:
         page = f"/games/{stored.id}"
         links = {"seats": [f"{page}#seat={token}" for token in tokens], "spectator": page}
         view = await run_in_threadpool(game_view, stored)
-        return JSONResponse({**view, "you": you, "tokens": tokens, "links": links}, status_code=201)
+        extra = {"ai_time": self.settings.ai_time, "you": you, "tokens": tokens, "links": links}
+        return JSONResponse({**view, **extra}, status_code=201)
 
     async def show(self, request: Request) -> Response:
         key = game_id(request)
@@ -164,6 +172,16 @@ class Api:
         )
         self.changes.notify(stored.id)
         return played
+
+    async def position(self, request: Request) -> Response:
+        """The picture of the position after ``ply`` moves (replay; the game is unchanged)."""
+        key, ply = game_id(request), _ply(request)
+        stored = await run_in_threadpool(self.store.load, key)
+        return JSONResponse(await run_in_threadpool(position_view, stored, ply))
+
+    async def rules(self, request: Request) -> Response:
+        game = str(request.path_params["game"])
+        return JSONResponse(await run_in_threadpool(rules_view, game))
 
     async def record(self, request: Request) -> Response:
         stored = await run_in_threadpool(self.store.load, game_id(request))

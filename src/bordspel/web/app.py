@@ -67,8 +67,16 @@ def _post(path: str, handler: Handler) -> Route:
     return Route(path, _api(handler), methods=["POST"])
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a script or picture)."""
+    accept = request.headers.get("accept", "")
+    return not request.url.path.startswith(("/api/", "/static/")) and "text/html" in accept
+
+
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
+    if error.status_code == 404 and _wants_page(request):
+        return FileResponse(STATIC / "404.html", status_code=404)
     return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
 
 
@@ -102,6 +110,14 @@ def create_app(
             return FileResponse(STATIC / "404.html", status_code=404)
         return FileResponse(STATIC / "game.html")
 
+    async def rules_page(request: Request) -> Response:
+        if not info["games"].get(request.path_params["game"], {}).get("rules"):
+            return FileResponse(STATIC / "404.html", status_code=404)
+        return FileResponse(STATIC / "rules.html")
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
@@ -110,6 +126,10 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/games/{id}", page),
+        Route("/rules/{game}", rules_page),
+        Route("/favicon.ico", favicon),
+        _get("/api/rules/{game}", api.rules),
+        _get("/api/games/{id}/positions/{ply}", api.position),
         _get("/api/meta", show_meta),
         _post("/api/games", api.create),
         _get("/api/games/{id}", api.show),

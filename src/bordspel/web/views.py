@@ -6,6 +6,7 @@ offer them click by click; the rules stay in the engines, which list and check t
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from typing import Any
@@ -13,11 +14,20 @@ from typing import Any
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.core import Outcome, State, available_games, game_class, game_part, game_spec
+from bordspel.guide import guide_of
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
-from bordspel.web.store import StoredGame
+from bordspel.web.store import NotFound, StoredGame
 
-__all__ = ["game_view", "generic_move_parts", "meta", "move_parts", "record_text"]
+__all__ = [
+    "game_view",
+    "generic_move_parts",
+    "meta",
+    "move_parts",
+    "position_view",
+    "record_text",
+    "rules_view",
+]
 
 SQUARE = re.compile(r"[a-z]+[0-9]+")
 
@@ -38,6 +48,20 @@ def generic_move_parts(move: Any) -> dict[str, Any]:
     return {"paths": [[f"move:{text}"]]}
 
 
+def _legal(state: State) -> list[dict[str, Any]]:
+    """The legal moves with their parts, the prompt of each click, and what to show on the way."""
+    clicks = guide_of(state.name).clicks
+    return [
+        {"text": m.to_str(), **move_parts(state.name, m), **clicks(state, m)} for m in state.legal_moves()
+    ]
+
+
+def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
+    game = stored.game
+    last = game.moves[ply - 1] if ply else None
+    return svg.render(game.states[ply], size=520, interactive=interactive, last_move=last, caption=False)
+
+
 def game_view(stored: StoredGame) -> dict[str, Any]:
     """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
@@ -52,16 +76,47 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "to_move": state.to_move,
         "position": state.to_str(),
         "moves": [move.to_str() for move in stored.game.moves],
-        "legal": []
-        if ended
-        else [{"text": m.to_str(), **move_parts(state.name, m)} for m in state.legal_moves()],
+        "legal": [] if ended else _legal(state),
+        "title": _titles(state.name),
+        "rules": guide_of(state.name).rules is not None,
+        "prompts": guide_of(state.name).prompts(state),
+        "seat_colours": guide_of(state.name).seat_colours(state),
         "choices": [
             {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
         ],
         "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
-        "svg": svg.render(state, size=520, interactive=True),
+        "svg": _picture(stored, stored.ply, interactive=True),
     }
+
+
+def position_view(stored: StoredGame, ply: int) -> dict[str, Any]:
+    """The position after ``ply`` moves, for replaying the game; NotFound past its end."""
+    if not 0 <= ply <= stored.ply:
+        raise NotFound(f"the game has {stored.ply} moves: there is no position after {ply}")
+    return {"ply": ply, "svg": _picture(stored, ply, interactive=False)}
+
+
+def rules_view(game: str) -> dict[str, Any]:
+    """A game's rules in each language, with pictures by the project's renderer; NotFound if unknown."""
+    if game not in available_games() or guide_of(game).rules is None:
+        raise NotFound("there is no such game")
+    return _rules(game)
+
+
+def _titles(game: str) -> dict[str, str]:
+    """The game's name in each language."""
+    rules = guide_of(game).rules
+    if rules is None:
+        return {"en": game.capitalize(), "nl": game.capitalize()}
+    return {lang: text["title"] for lang, text in rules().items()}
+
+
+@functools.cache
+def _rules(game: str) -> dict[str, Any]:
+    guide = guide_of(game)
+    assert guide.rules is not None
+    return {"texts": guide.rules(), "pictures": guide.examples()}
 
 
 def _outcome_view(ended: Outcome) -> dict[str, Any]:
@@ -92,6 +147,8 @@ def meta() -> dict[str, Any]:
         params = inspect.signature(cls.initial).parameters
         options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
         games[name] = {
+            "title": _titles(name),
+            "rules": guide_of(name).rules is not None,
             "options": options,
             "limits": {key: limit.describe() for key, limit in limits.items()},
             "seats": cls.initial().num_players,

@@ -1,10 +1,108 @@
-// bordspel in the browser: the start page and the game page.
-// The server lists the legal moves; each move is a path of clicks (squares, pieces), and the
-// page highlights the clicks that can come next. No rules live here.
+// bordspel in the browser: the start page, the game page, the rules pages and the 404 page.
+// The server lists the legal moves; each move is a path of clicks (squares, pieces) with the
+// words of each click, and the page highlights the clicks that can come next. No rules live here.
 "use strict";
 
 const bordspel = (() => {
   const $ = (selector) => document.querySelector(selector);
+  const TOUCH = 44; // the smallest click target on a screen, in CSS pixels
+  const ANIMATION = 320; // milliseconds
+
+  // -- words: English and Dutch ----------------------------------------------------------------
+  const TEXT = {
+    en: {
+      tagline: "board games to play and to learn", new_game: "New game", game: "Game", options: "Options",
+      players: "Players", start: "Start", invite: "Invite the other players",
+      invite_text: "Send each person their own link: it holds their seat. Anyone with the spectator link can watch but not play.",
+      go: "Go to your game", learn: "New to a game? Read its rules:", rules: "Rules", accept: "Accept",
+      decline: "Decline", withdraw: "Withdraw", undo: "Undo", ask_takeback: "Ask to take back", resign: "Resign",
+      really_resign: "Really resign?", download: "Download record", moves: "Moves", first: "First position",
+      previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
+      missing: "No such game", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
+      play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
+      player: "Player {n}", you: "You", seat: "seat {n}", your_move: "Your turn", your_turn: "Your turn: {prompt}",
+      waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
+      won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
+      resignation: "resignation", and: " and ", watching: "You are watching this game.",
+      playing: "You play seat {n}.", you_asked: "You asked to take back your move.",
+      asks: "{name} asks to take back their move.", replaying: "Move {ply} of {plies}",
+      replay_start: "Start position ({plies} moves)", go_player: "Play as {name}", spectators: "Spectators",
+      in_hand: "in hand", to_give: "to give", supply: "supply",
+      easy: "easy", medium: "medium", hard: "hard", perfect: "perfect", size: "size", players_option: "players",
+      finite_supply: "finite supply", advanced: "advanced", pieces: "pieces",
+      red: "red", yellow: "yellow", blue: "blue", upright: "upright", horizontal: "horizontal", vertical: "vertical",
+    },
+    nl: {
+      tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
+      players: "Spelers", start: "Beginnen", invite: "Nodig de andere spelers uit",
+      invite_text: "Stuur iedereen een eigen link: daarin zit hun plaats. Met de kijkerslink kan iedereen meekijken maar niet spelen.",
+      go: "Naar je spel", learn: "Nieuw in een spel? Lees de regels:", rules: "Regels", accept: "Goed",
+      decline: "Weigeren", withdraw: "Intrekken", undo: "Terug", ask_takeback: "Vraag om terug te nemen", resign: "Opgeven",
+      really_resign: "Echt opgeven?", download: "Partij downloaden", moves: "Zetten", first: "Beginstelling",
+      previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
+      missing: "Spel niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
+      play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
+      player: "Speler {n}", you: "Jij", seat: "plaats {n}", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
+      waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
+      won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
+      resignation: "opgegeven", and: " en ", watching: "Je kijkt naar dit spel.",
+      playing: "Je speelt op plaats {n}.", you_asked: "Je vroeg om je zet terug te nemen.",
+      asks: "{name} vraagt om een zet terug te nemen.", replaying: "Zet {ply} van {plies}",
+      replay_start: "Beginstelling ({plies} zetten)", go_player: "Speel als {name}", spectators: "Kijkers",
+      in_hand: "je hand", to_give: "te geven", supply: "voorraad",
+      easy: "makkelijk", medium: "gemiddeld", hard: "moeilijk", perfect: "perfect", size: "grootte", players_option: "spelers",
+      finite_supply: "beperkte voorraad", advanced: "gevorderd", pieces: "stukken",
+      red: "rood", yellow: "geel", blue: "blauw", upright: "rechtop", horizontal: "horizontaal", vertical: "verticaal",
+    },
+  };
+  const STORED_LANGUAGE = "bordspel.language";
+  let language = chooseLanguage();
+  const onLanguage = [];
+
+  function chooseLanguage() {
+    let stored = null;
+    try {
+      stored = localStorage.getItem(STORED_LANGUAGE);
+    } catch (error) {
+      stored = null;
+    }
+    if (stored in TEXT) return stored;
+    return (navigator.languages || [navigator.language || "en"]).some((l) => l.toLowerCase().startsWith("nl")) ? "nl" : "en";
+  }
+
+  function t(key, params = {}) {
+    const text = TEXT[language][key] ?? TEXT.en[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  }
+
+  function translatePage() {
+    document.documentElement.lang = language;
+    for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const node of document.querySelectorAll("[data-i18n-title]")) {
+      node.title = t(node.dataset.i18nTitle);
+      node.setAttribute("aria-label", node.title);
+    }
+    for (const button of document.querySelectorAll("[data-lang]")) {
+      button.classList.toggle("selected", button.dataset.lang === language);
+      button.setAttribute("aria-pressed", String(button.dataset.lang === language));
+    }
+  }
+
+  function languageSwitch() {
+    for (const button of document.querySelectorAll("[data-lang]")) {
+      button.addEventListener("click", () => {
+        language = button.dataset.lang;
+        try {
+          localStorage.setItem(STORED_LANGUAGE, language);
+        } catch (error) {
+          // private windows may refuse storage: the choice then lasts for this page
+        }
+        translatePage();
+        for (const callback of onLanguage) callback();
+      });
+    }
+    translatePage();
+  }
 
   async function api(method, path, body, token) {
     const headers = body ? { "Content-Type": "application/json" } : {};
@@ -30,19 +128,34 @@ const bordspel = (() => {
     return node;
   }
 
+  const titleOf = (meta, name) => (meta.games[name].title || {})[language] || name;
+
   // -- the start page ------------------------------------------------------------------------
   async function startPage() {
     const meta = await api("GET", "/api/meta");
     const names = Object.keys(meta.games);
-    const choice = $("#game-choice");
-    for (const name of names) {
-      const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
-      input.addEventListener("change", () => showOptions(meta, name));
-      choice.append(element("label", { for: `game-${name}` }, input, name[0].toUpperCase() + name.slice(1)));
-    }
-    const first = new URLSearchParams(location.search).get("game") || names[0];
-    $(`#game-${first}`).checked = true;
-    showOptions(meta, first);
+    const labels = () => {
+      $("#game-choice").replaceChildren(...names.map((name) => {
+        const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
+        input.addEventListener("change", () => showOptions(meta, name));
+        return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
+      }));
+      $("#rules-links").replaceChildren(...names.filter((name) => meta.games[name].rules).flatMap((name, i) => [
+        ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
+    };
+    labels();
+    const asked = new URLSearchParams(location.search).get("game");
+    let chosen = names.includes(asked) ? asked : names[0];
+    const pick = () => {
+      $(`#game-${chosen}`).checked = true;
+      showOptions(meta, chosen);
+    };
+    pick();
+    onLanguage.push(() => {
+      chosen = document.querySelector("input[name=game]:checked").value;
+      labels();
+      pick();
+    });
     $("#new-game").addEventListener("submit", async (event) => {
       event.preventDefault();
       const game = document.querySelector("input[name=game]:checked").value;
@@ -69,35 +182,36 @@ const bordspel = (() => {
       return element("li", {}, element("label", { for: id }, label), input);
     };
     const items = created.seats.flatMap((spec, seat) =>
-      spec === "human" && seat !== created.you ? [link(`Player ${seat + 1}`, created.links.seats[seat], `invite-${seat}`)] : []);
-    items.push(link("Spectators", created.links.spectator, "invite-spectator"));
+      spec === "human" && seat !== created.you ? [link(t("player", { n: seat + 1 }), created.links.seats[seat], `invite-${seat}`)] : []);
+    items.push(link(t("spectators"), created.links.spectator, "invite-spectator"));
     $("#invitation-links").replaceChildren(...items);
     $("#play-link").href = created.links.seats[created.you];
-    $("#play-link").textContent = `Play as Player ${created.you + 1}`;
+    $("#play-link").textContent = t("go_player", { name: t("player", { n: created.you + 1 }) });
     $("#new-game").hidden = true;
     $("#invitations").hidden = false;
   }
 
   function showOptions(meta, name) {
     const box = $("#options");
+    const before = Object.fromEntries([...box.querySelectorAll("input")].map((i) => [i.name, i.type === "checkbox" ? i.checked : i.value]));
     box.replaceChildren();
     const options = meta.games[name].options;
     for (const [option, value] of Object.entries(options)) {
-      const label = option.replace(/_/g, " ");
+      const label = t(option === "players" ? "players_option" : option);
       if (typeof value === "boolean") {
         const input = element("input", { type: "checkbox", name: option, id: `option-${option}` });
-        input.checked = value;
+        input.checked = option in before ? before[option] : value;
         box.append(element("label", { class: "check", for: input.id }, input, label));
       } else {
         const limit = meta.games[name].limits[option] || {};
         const choices = limit.choices || [];
         const limits = choices.length ? { min: Math.min(...choices), max: Math.max(...choices) } : { min: limit.min, max: limit.max };
-        const input = element("input", { type: "number", name: option, value: String(value), ...limits });
+        const input = element("input", { type: "number", name: option, value: String(before[option] ?? value), ...limits });
         input.addEventListener("input", () => showSeats(meta, name));
         box.append(element("label", {}, label, input));
       }
     }
-    if (!Object.keys(options).length) box.append(element("span", { text: "none" }));
+    if (!Object.keys(options).length) box.append(element("span", { text: t("none") }));
     showSeats(meta, name);
   }
 
@@ -110,11 +224,11 @@ const bordspel = (() => {
     for (let seat = 0; seat < count; seat++) {
       const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}` });
       for (const value of ["human", ...meta.games[name].levels]) {
-        const text = value === "human" ? "Person" : `Computer (${value})`;
+        const text = value === "human" ? t("person") : t("computer", { level: t(value) });
         select.append(element("option", { value, text }));
       }
       select.value = previous[seat] || (seat === 0 ? "human" : "medium");
-      box.append(element("label", { for: select.id }, `Player ${seat + 1}`, select));
+      box.append(element("label", { for: select.id }, t("player", { n: seat + 1 }), select));
     }
   }
 
@@ -129,13 +243,29 @@ const bordspel = (() => {
   function gamePage() {
     const id = location.pathname.split("/").pop();
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
-    const page = { id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false };
+    const page = {
+      id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
+      replay: null, thinking: null, timer: null,
+    };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
     $("#resign").addEventListener("click", () => resign(page));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     $("#board").addEventListener("click", (event) => click(page, event));
+    $("#board").addEventListener("pointerover", (event) => preview(page, event.target));
+    $("#board").addEventListener("pointerleave", () => preview(page, null));
+    $("#first").addEventListener("click", () => replayTo(page, 0));
+    $("#previous").addEventListener("click", () => replayTo(page, replayPly(page) - 1));
+    $("#next").addEventListener("click", () => replayTo(page, replayPly(page) + 1));
+    $("#last").addEventListener("click", () => replayTo(page, page.view.ply));
+    $("#live").addEventListener("click", () => replayTo(page, page.view.ply));
+    $("#moves").addEventListener("click", (event) => {
+      const item = event.target.closest("li[data-ply]");
+      if (item) replayTo(page, Number(item.dataset.ply));
+    });
+    document.addEventListener("keydown", (event) => keyboard(page, event));
+    onLanguage.push(() => page.view && showParts(page));
     refresh(page);
     listen(page);
   }
@@ -169,12 +299,13 @@ const bordspel = (() => {
     $("#message").textContent = "";
     try {
       const view = await api("POST", `/api/games/${page.id}/${action}`, { version: page.view.version, ...body }, page.token);
+      page.busy = false;
       show(page, { ...view, you: page.view.you });
     } catch (error) {
-      $("#message").textContent = error.message;
       page.clicks = [];
       page.busy = false;
       await refresh(page);
+      $("#message").textContent = error.message;
     }
     page.busy = false;
   }
@@ -184,32 +315,27 @@ const bordspel = (() => {
     if (button.dataset.confirm) send(page, "resign", {});
     else {
       button.dataset.confirm = "yes";
-      button.textContent = "Really resign?";
+      button.textContent = t("really_resign");
     }
   }
 
   function seatName(view, seat) {
     const spec = view.seats[seat];
-    const you = seat === view.you ? ", you" : "";
-    return `Player ${seat + 1} ${spec === "human" ? `(person${you})` : `(computer, ${spec})`}`;
+    if (seat === view.you && spec === "human") return t("you");
+    return spec === "human" ? t("player", { n: seat + 1 }) : t("computer", { level: t(spec) });
   }
 
   function show(page, view) {
+    const previous = page.view;
     page.view = view;
     page.clicks = [];
-    document.title = `bordspel — ${view.game}`;
-    $("#title").textContent = `${view.game[0].toUpperCase()}${view.game.slice(1)} · ${view.seats.length} players`;
-    $("#board").innerHTML = view.svg;
-    $("#moves").replaceChildren(...view.moves.map((m) => element("li", { text: m })));
-    $("#moves").scrollTop = 1e9;
-    $("#players").replaceChildren(
-      ...view.seats.map((_, seat) =>
-        element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "", text: seatName(view, seat) })),
-    );
-    showStatus(view);
-    controls(page);
-    toolbar(page);
-    highlight(page);
+    if (previous && previous.version !== view.version) $("#message").textContent = "";
+    if (page.replay !== null && page.replay > view.ply) page.replay = null;
+    if (page.replay === null) {
+      drawBoard(view.svg);
+      if (previous && view.ply === previous.ply + 1) animateArrival();
+    }
+    showParts(page);
     const aiTurn = !view.outcome && view.seats[view.to_move] !== "human";
     if (aiTurn && view.you !== null && page.asking !== view.version) {
       page.asking = view.version;
@@ -217,41 +343,107 @@ const bordspel = (() => {
     }
   }
 
-  function showStatus(view) {
+  function showParts(page) {
+    const view = page.view;
+    const title = view.title[language] || view.game;
+    document.title = `bordspel — ${title}`;
+    $("#title").textContent = title;
+    $("#rules-link").href = `/rules/${view.game}`;
+    $("#rules-link").hidden = !view.rules;
+    $("#moves").replaceChildren(...view.moves.map((m, i) => element("li", {
+      "data-ply": String(i + 1), class: page.replay === i + 1 ? "current" : "", tabindex: "0", text: m,
+    })));
+    if (page.replay === null) $("#moves").scrollTop = 1e9;
+    $("#players").replaceChildren(...view.seats.map((_, seat) => player(view, seat)));
+    toolbar(page); // before the status: the toolbar's choices decide which moves fit
+    showStatus(page);
+    controls(page);
+    highlight(page);
+    showReplay(page);
+  }
+
+  function player(view, seat) {
+    const colour = view.seat_colours[seat];
+    const swatch = element("span", { class: colour ? "swatch" : "swatch none" });
+    if (colour) swatch.style.background = colour;
+    const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" }, swatch,
+      element("span", { class: "name", text: seatName(view, seat) }));
+    if (view.seats[seat] !== "human") item.append(element("span", { class: "seat", text: ` · ${t("seat", { n: seat + 1 })}` }));
+    return item;
+  }
+
+  function ending(view) {
+    const termination = view.outcome.termination;
+    if (termination === "resignation") return t("resignation");
+    return (view.prompts[language] || {})[`over:${termination}`] || termination;
+  }
+
+  function showStatus(page) {
+    const view = page.view;
     const status = $("#status");
     status.classList.toggle("over", Boolean(view.outcome));
+    stopThinking(page);
     if (view.outcome) {
-      const winners = view.outcome.winners.map((s) => `Player ${s + 1}`).join(" and ");
-      const how = view.outcome.termination;
-      status.textContent = winners ? `Game over: ${winners} won (${how}).` : `Game over: a draw (${how}).`;
+      const winners = view.outcome.winners;
+      const how = ending(view);
+      if (!winners.length) status.textContent = t("draw", { how });
+      else if (winners.includes(view.you)) status.textContent = t("you_won", { how });
+      else status.textContent = t("won", { names: winners.map((s) => seatName(view, s)).join(t("and")), how });
     } else if (view.seats[view.to_move] !== "human") {
-      status.replaceChildren(`${seatName(view, view.to_move)} `, element("span", { class: "thinking", text: "is thinking…" }));
+      startThinking(page);
+    } else if (view.to_move === view.you) {
+      const words = prompt(page);
+      status.textContent = words ? t("your_turn", { prompt: words }) : t("your_move");
     } else {
-      status.textContent = `${seatName(view, view.to_move)} to move`;
+      status.textContent = t(view.you === null ? "to_move" : "waiting", { name: seatName(view, view.to_move) });
     }
+  }
+
+  function prompt(page) {
+    const steps = matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean);
+    const words = page.view.prompts[language] || page.view.prompts.en || {};
+    return steps.length ? words[steps[0]] || steps[0] : "";
+  }
+
+  // "Computer (hard) is thinking… 3 s of 10 s": the time since this page saw the position.
+  function startThinking(page) {
+    const view = page.view;
+    if (!page.thinking || page.thinking.version !== view.version) page.thinking = { version: view.version, since: Date.now() };
+    const tick = () => {
+      const elapsed = Math.floor((Date.now() - page.thinking.since) / 1000);
+      const text = t("thinking", { name: seatName(view, view.to_move), elapsed, budget: Math.round(view.ai_time) });
+      $("#status").replaceChildren(element("span", { class: "thinking", text }));
+    };
+    tick();
+    page.timer = setInterval(tick, 1000);
+  }
+
+  function stopThinking(page) {
+    if (page.timer) clearInterval(page.timer);
+    page.timer = null;
   }
 
   function controls(page) {
     const view = page.view;
     const person = view.you !== null && view.seats[view.you] === "human";
     const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
-    $("#you").textContent = view.you === null ? "You are watching this game." : `You play seat ${view.you + 1}.`;
+    $("#you").textContent = view.you === null ? t("watching") : t("playing", { n: view.you + 1 });
     for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
-    $("#undo").textContent = againstPeople ? "Ask to take back" : "Undo";
+    $("#undo").textContent = againstPeople ? t("ask_takeback") : t("undo");
     $("#undo").disabled = view.ply === 0 || view.takeback !== null || (view.outcome && view.outcome.termination === "resignation");
     $("#resign").disabled = Boolean(view.outcome);
     if (!$("#resign").dataset.confirm || view.outcome) {
       delete $("#resign").dataset.confirm;
-      $("#resign").textContent = "Resign";
+      $("#resign").textContent = t("resign");
     }
     const asked = view.takeback;
     $("#takeback").hidden = asked === null;
     if (asked !== null) {
       const mine = asked === view.you;
-      $("#takeback-text").textContent = mine ? "You asked to take back your move." : `Player ${asked + 1} asks to take back their move.`;
+      $("#takeback-text").textContent = mine ? t("you_asked") : t("asks", { name: seatName(view, asked) });
       $("#accept").hidden = mine || !person;
       $("#decline").hidden = !person;
-      $("#decline").textContent = mine ? "Withdraw" : "Decline";
+      $("#decline").textContent = mine ? t("withdraw") : t("decline");
     }
   }
 
@@ -259,15 +451,21 @@ const bordspel = (() => {
     const bar = $("#toolbar");
     bar.replaceChildren();
     const view = page.view;
-    if (view.outcome) return;
     const legal = view.legal;
+    const byText = legal.filter((m) => m.paths.some((path) => path[0].startsWith("move:")));
+    bar.hidden = (!view.choices.length && !byText.length) || Boolean(view.outcome) || page.replay !== null;
+    if (bar.hidden) return;
     const group = (entries, key) => {
       const box = element("div", { class: "group" });
       for (const [value, label, swatch] of entries) {
         const usable = legal.some((m) => (m.choices || {})[key] === value);
-        const button = element("button", { type: "button", "data-choice": `${key}:${value}` });
-        if (swatch) button.append(element("span", { class: "swatch", style: `background:${swatch}` }));
-        button.append(label);
+        const button = element("button", { type: "button", "data-choice": `${key}:${value}`, "data-key": value, title: value });
+        if (swatch) {
+          const mark = element("span", { class: "swatch" });
+          mark.style.background = swatch;
+          button.append(mark);
+        }
+        button.append(t(label));
         button.disabled = !usable;
         button.classList.toggle("selected", page.mode[key] === value);
         button.addEventListener("click", () => {
@@ -289,10 +487,9 @@ const bordspel = (() => {
       }
     });
     for (const { key, options } of view.choices) group(options, key);
-    const chosen = legal.filter((m) => m.paths.some((path) => path[0].startsWith("move:")));
-    if (chosen.length) {
+    if (byText.length && paths(page).length) {
       const box = element("div", { class: "group" });
-      for (const m of chosen) {
+      for (const m of byText) {
         box.append(element("button", { type: "button", "data-token": `move:${m.text}`, text: m.text, onclick: () => send(page, "moves", { move: m.text }) }));
       }
       bar.append(box);
@@ -301,7 +498,7 @@ const bordspel = (() => {
 
   function paths(page) {
     const view = page.view;
-    if (view.outcome || view.seats[view.to_move] !== "human" || view.to_move !== view.you) return [];
+    if (page.replay !== null || view.outcome || view.seats[view.to_move] !== "human" || view.to_move !== view.you) return [];
     const found = [];
     for (const move of view.legal) {
       if (fits(move, page.mode)) for (const path of move.paths) found.push({ path, move });
@@ -328,6 +525,54 @@ const bordspel = (() => {
       node.classList.toggle("target", next.has(token));
       node.classList.toggle("chosen", chosen.has(token));
     }
+    slide(page);
+    preview(page, null);
+  }
+
+  // The box (in the picture's units) around the squares named.
+  function squaresBox(names) {
+    const rects = names.map((name) => document.querySelector(`#board .square[data-square="${CSS.escape(name)}"]`)).filter(Boolean);
+    if (!rects.length) return null;
+    const edges = rects.map((r) => ["x", "y", "width", "height"].map((key) => Number(r.getAttribute(key))));
+    const left = Math.min(...edges.map((e) => e[0])), top = Math.min(...edges.map((e) => e[1]));
+    const right = Math.max(...edges.map((e) => e[0] + e[2])), bottom = Math.max(...edges.map((e) => e[1] + e[3]));
+    return { x: left, y: top, width: right - left, height: bottom - top };
+  }
+
+  // Pointing at a target shows what the move would put there (a move's "preview": squares and colour).
+  function preview(page, node) {
+    for (const old of document.querySelectorAll("#board .preview")) old.remove();
+    const target = node && node.closest && node.closest("#board .target[data-square]");
+    if (!target || !page.view) return;
+    const token = tokenOf(target);
+    const found = matching(page).find(({ path, move }) => path[page.clicks.length] === token && move.preview);
+    if (!found) return;
+    const box = squaresBox(found.move.preview.squares);
+    if (!box) return;
+    const inset = 5;
+    const shape = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    for (const [key, value] of Object.entries({
+      x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset, height: box.height - 2 * inset, rx: 5,
+      fill: found.move.preview.colour, class: "preview",
+    })) shape.setAttribute(key, String(value));
+    target.parentNode.insertBefore(shape, document.querySelector("#board .square"));
+  }
+
+  // A move's "slide" [i, j]: once click j is made, the piece on click i's square is drawn on click
+  // j's square, so a turn shows its first step before the rest is chosen.
+  function slide(page) {
+    for (const moved of document.querySelectorAll("#board [data-slid]")) {
+      moved.style.transform = "";
+      delete moved.dataset.slid;
+    }
+    const found = matching(page).find(({ move }) => move.slide && page.clicks.length > move.slide[1]);
+    if (!found) return;
+    const [from, to] = found.move.slide.map((i) => page.clicks[i].replace(/^square:/, ""));
+    const piece = document.querySelector(`#board [data-at="${CSS.escape(from)}"]`);
+    const start = squaresBox([from]), end = squaresBox([to]);
+    if (!piece || !start || !end) return;
+    piece.dataset.slid = "yes";
+    piece.style.transform = `translate(${end.x - start.x}px, ${end.y - start.y}px)`;
   }
 
   function click(page, event) {
@@ -345,11 +590,122 @@ const bordspel = (() => {
       send(page, "moves", { move: done.move.text });
     } else {
       highlight(page);
+      showStatus(page);
     }
   }
 
-  return { startPage, gamePage };
+  function keyboard(page, event) {
+    if (!page.view || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    const steps = { ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in steps) replayTo(page, replayPly(page) + steps[event.key]);
+    else if (event.key === "Home") replayTo(page, 0);
+    else if (event.key === "End") replayTo(page, page.view.ply);
+    else if (event.key === "Escape") {
+      page.clicks = [];
+      highlight(page);
+      showStatus(page);
+    } else {
+      const button = document.querySelector(`#toolbar button[data-key="${CSS.escape(event.key.toUpperCase())}"]:not([disabled])`);
+      if (!button) return;
+      button.click();
+    }
+    event.preventDefault();
+  }
+
+  // -- replay: earlier positions, the game unchanged -------------------------------------------
+  const replayPly = (page) => (page.replay === null ? page.view.ply : page.replay);
+
+  async function replayTo(page, ply) {
+    const view = page.view;
+    if (!view) return;
+    const target = Math.max(0, Math.min(view.ply, ply));
+    if (target === view.ply) {
+      const wasReplaying = page.replay !== null;
+      page.replay = null;
+      if (wasReplaying) drawBoard(view.svg);
+      showParts(page);
+      return;
+    }
+    const position = await api("GET", `/api/games/${page.id}/positions/${target}`);
+    const forward = target === replayPly(page) + 1;
+    page.replay = target;
+    page.clicks = [];
+    drawBoard(position.svg);
+    if (forward) animateArrival();
+    showParts(page);
+  }
+
+  function showReplay(page) {
+    const view = page.view;
+    const ply = replayPly(page);
+    $("#first").disabled = $("#previous").disabled = ply === 0;
+    $("#next").disabled = $("#last").disabled = ply === view.ply;
+    $("#live").hidden = page.replay === null;
+    $("#replay").classList.toggle("replaying", page.replay !== null);
+    $("#board").classList.toggle("replaying", page.replay !== null);
+    $("#replay-text").textContent = page.replay === null ? "" : ply === 0
+      ? t("replay_start", { plies: view.ply }) : t("replaying", { ply, plies: view.ply });
+  }
+
+  // -- the board picture -----------------------------------------------------------------------
+  // The picture fills the column but stays within the window's height; on a small screen it keeps
+  // every click target at least 44 pixels wide, scrolling sideways if it must.
+  function drawBoard(svgText) {
+    const board = $("#board");
+    board.innerHTML = svgText;
+    const picture = board.querySelector("svg");
+    if (!picture) return;
+    translatePage();
+    picture.removeAttribute("width");
+    picture.removeAttribute("height");
+    const [, , width, height] = picture.getAttribute("viewBox").split(/\s+/).map(Number);
+    const targets = [...picture.querySelectorAll(".square, .piece")].map((node) => Number(node.getAttribute("width")));
+    picture.style.maxWidth = `max(320px, calc((100vh - 170px) * ${(width / height).toFixed(3)}))`;
+    const border = 2; // the picture's frame, inside its width
+    if (targets.length) picture.style.minWidth = `${Math.ceil((width * TOUCH) / Math.min(...targets)) + border}px`;
+  }
+
+  function animateArrival() {
+    if (!Element.prototype.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const node of document.querySelectorAll("#board .arrive")) {
+      const dx = Number(node.dataset.dx), dy = Number(node.dataset.dy);
+      const frames = dx || dy
+        ? [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }]
+        : [{ transform: "scale(0.3)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }];
+      node.animate(frames, { duration: ANIMATION, easing: "ease-out" });
+    }
+  }
+
+  // -- the rules pages ---------------------------------------------------------------------------
+  async function rulesPage() {
+    const game = location.pathname.split("/").pop();
+    const rules = await api("GET", `/api/rules/${game}`);
+    $("#play-this").href = `/?game=${encodeURIComponent(game)}`;
+    const draw = () => {
+      const text = rules.texts[language] || rules.texts.en;
+      $("#rules-title").textContent = text.title;
+      document.title = `bordspel — ${text.title}`;
+      $("#rules-body").replaceChildren(...text.sections.map(([heading, paragraphs, picture]) => {
+        const section = element("section", { class: "card rule" }, element("h2", { text: heading }),
+          ...paragraphs.map((words) => element("p", { text: words })));
+        if (picture) {
+          const figure = element("figure", { class: "picture" });
+          figure.innerHTML = rules.pictures[picture];
+          section.append(figure);
+        }
+        return section;
+      }));
+      translatePage();
+    };
+    draw();
+    onLanguage.push(draw);
+  }
+
+  return { startPage, gamePage, rulesPage, languageSwitch };
 })();
 
+bordspel.languageSwitch();
 if (document.body.dataset.page === "start") bordspel.startPage();
 if (document.body.dataset.page === "game") bordspel.gamePage();
+if (document.body.dataset.page === "rules") bordspel.rulesPage();

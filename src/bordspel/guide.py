@@ -1,0 +1,56 @@
+"""What the browser tells a new player about a game: the words of each click, what to show on
+the way, the seats' colours, and the rules page with pictures.
+
+A game gives its ``Guide``; a game without one gets :data:`PLAIN` (no words beyond "Your turn",
+no rules page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bordspel.core import game_part
+
+__all__ = ["PLAIN", "Guide", "Rules", "guide_of"]
+
+Rules = Mapping[str, Mapping[str, Any]]
+"""Per language: ``title`` and ``sections``, each (heading, paragraphs, picture name or None)."""
+
+
+def _no_clicks(state: Any, move: Any) -> dict[str, Any]:
+    return {"steps": []}
+
+
+def _no_words(state: Any) -> dict[str, dict[str, str]]:
+    return {"en": {}, "nl": {}}
+
+
+def _no_colours(state: Any) -> list[str | None]:
+    return [None] * int(state.num_players)
+
+
+@dataclass(frozen=True)
+class Guide:
+    clicks: Callable[[Any, Any], dict[str, Any]] = _no_clicks
+    """``clicks(state, move)``: ``steps`` (a prompt key per click), and optionally ``preview``
+    ({squares, colour}: shown while pointing at the move's square) and ``slide`` ([i, j]: the
+    piece on click i's square is drawn on click j's square once j is clicked)."""
+    prompts: Callable[[Any], dict[str, dict[str, str]]] = _no_words
+    """``prompts(state)``: per language, the words of each prompt key and ``over:<termination>``."""
+    seat_colours: Callable[[Any], list[str | None]] = _no_colours
+    """``seat_colours(state)``: each seat's colour on the board, or None."""
+    rules: Callable[[], Rules] | None = None
+    """The rules page's text per language (None: no rules page)."""
+    examples: Callable[[], dict[str, str]] = dict
+    """The rules page's pictures (SVG) by name."""
+
+
+PLAIN = Guide()
+
+
+def guide_of(game: str) -> Guide:
+    """The game's ``Guide`` (its GameSpec's ``guide`` part), or :data:`PLAIN`."""
+    found: Guide | None = game_part(game, "guide")
+    return PLAIN if found is None else found
