@@ -52,7 +52,7 @@ __all__ = [
 
 FULL = 0xFFFF
 _SET = object.__setattr__
-_RESERVED = set('.-/:=,;|[]{}"') | {" ", "\t"}
+_RESERVED = set('.-/:=,;|[]{}()*"') | {" ", "\t"}
 MAX_PIECE_FILE = 65_536
 """The longest piece file read, in characters (the spec's file has 270)."""
 MAX_NAME = 64
@@ -327,6 +327,24 @@ class QuartoMove(NamedTuple):
         place = None if self.square is None else square_name(self.square // 4, self.square % 4)
         return ":".join(part for part in (place, self.give) if part is not None)
 
+    @classmethod
+    def from_str(cls, text: str, *, hands_over: bool | None = None) -> QuartoMove:
+        """Read ``c3:B``, ``B`` or ``c3``; the piece is not checked.
+
+        ``hands_over`` says whether text without ``:`` is a piece (None: when it is one character).
+        """
+        body = check_text(text, MAX_MOVE_TEXT, "a move").strip()
+        place, colon, give = body.partition(":")
+        if (colon and not (place and give)) or not body:
+            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
+        if not colon and (len(body) == 1 if hands_over is None else hands_over):
+            place, give = "", body
+        square = None
+        if place:
+            row, col = parse_square(place.lower(), 4, 4)
+            square = 4 * row + col
+        return cls(square, give or None)
+
 
 def _well_formed(move: QuartoMove) -> bool:
     square, give = move
@@ -568,24 +586,10 @@ class QuartoState(State):
         return self._make(self.filled, self.ones, hand, turn, result, self.advanced, self.pieces)
 
     def move_from_str(self, text: str) -> QuartoMove:
-        body = check_text(text, MAX_MOVE_TEXT, "a move").strip()
-        place, colon, give = body.partition(":")
-        if colon and not (place and give):
-            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
-        if not colon:
-            if self.hand < 0:
-                place, give = "", body
-            else:
-                place, give = body, ""
-        square = None
-        if place:
-            row, col = parse_square(place.lower(), 4, 4)
-            square = 4 * row + col
-        if give:
-            self.pieces.code(give)
-        if square is None and not give:
-            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
-        return QuartoMove(square, give or None)
+        move = QuartoMove.from_str(text, hands_over=self.hand < 0)
+        if move.give is not None:
+            self.pieces.code(move.give)
+        return move
 
 
 def characteristic_table(path: str | Path) -> dict[str, dict[str, set[str]]]:

@@ -275,7 +275,16 @@ class Placement(NamedTuple):
     second: int
 
     def to_str(self) -> str:
+        """The two squares, like ``a1b2``."""
         return _sq(self.first) + _sq(self.second)
+
+    @classmethod
+    def from_str(cls, text: str) -> Placement:
+        """Read ``a1b2`` (also ``a1-b2``), in either order; NotationError if it is no placement."""
+        squares = _squares(text)
+        if len(squares) != 2:
+            raise NotationError(f"{text!r}: place two workers, like c3d4")
+        return cls(min(squares), max(squares))
 
 
 class Turn(NamedTuple):
@@ -286,11 +295,25 @@ class Turn(NamedTuple):
     build: int | None
 
     def to_str(self) -> str:
+        """Worker, move and build squares, like ``c3d4e5`` (``c3d4`` for a winning move)."""
         text = _sq(self.source) + _sq(self.target)
         return text if self.build is None else text + _sq(self.build)
 
+    @classmethod
+    def from_str(cls, text: str) -> Turn:
+        """Read ``c3d4e5``, ``c3-d4-e5`` or ``c3d4``; NotationError if it is no turn."""
+        squares = _squares(text)
+        if len(squares) not in (2, 3):
+            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
+        return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
+
 
 SantoriniMove = Placement | Turn
+
+
+def _squares(text: str) -> list[int]:
+    """The cells named in a move's text."""
+    return [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
 
 
 def _split_squares(text: str) -> list[str]:
@@ -690,16 +713,7 @@ class SantoriniState(State):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        squares = [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
-        if self.in_setup:
-            if len(squares) != 2:
-                raise NotationError(f"{text!r}: place two workers, like c3d4")
-            return Placement(min(squares), max(squares))
-        if len(squares) == 2:
-            return Turn(squares[0], squares[1], None)
-        if len(squares) != 3:
-            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
-        return Turn(squares[0], squares[1], squares[2])
+        return Placement.from_str(text) if self.in_setup else Turn.from_str(text)
 
 
 def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
