@@ -1,6 +1,6 @@
 """Game records in a PGN-like text format: a game tree with variations and comments.
 
-A record is tag pairs, a blank line, then the moves numbered by round::
+A record is tag pairs, a blank line, then the moves numbered by round:
 
     [Game "santorini"]
     [Start "00000/00000/00000/00000/00000 workers=-,- turn=1 players=2"]
@@ -14,8 +14,8 @@ option. Any other tags are kept as they are. A comment in ``{}`` belongs to the 
 A variation in ``()`` is an alternative to the move just before it and may hold variations of
 its own. ``$n`` is a numeric annotation of the move before it (as in PGN).
 
-A file holds any number of records one after the other. :func:`read_games` reads them one at
-a time, so a file of any size is read with the memory of one game; :func:`write_games` writes them.
+A file holds any number of records one after the other. ``read_games`` reads them one at a
+time, so a file of any size is read with the memory of one game; ``write_games`` writes them.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any, TextIO
 from bordspel.core import BordspelError, Outcome, State, game_class
 
 __all__ = [
+    "MAX_NAG",
     "MAX_RECORD",
     "MAX_VARIATION_DEPTH",
     "Game",
