@@ -61,7 +61,8 @@ MAX_POSITION_TEXT = 10_000
 class Move(Protocol):
     """What every game's move offers: a round-tripping text form."""
 
-    def to_str(self) -> str: ...
+    def to_str(self) -> str:
+        """The move's text, which the game's ``move_from_str`` reads back."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
+        """Whether nobody won."""
         return not self.winners
 
     def returns(self) -> tuple[float, ...]:
@@ -152,7 +154,8 @@ class State(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """The number of seats."""
 
     @property
     @abc.abstractmethod
@@ -177,7 +180,8 @@ class State(abc.ABC):
 
     @classmethod
     @abc.abstractmethod
-    def from_str(cls: type[S], text: str) -> S: ...
+    def from_str(cls: type[S], text: str) -> S:
+        """Read a position string that ``to_str`` wrote (raises NotationError)."""
 
     @abc.abstractmethod
     def move_from_str(self, text: str) -> Any:
@@ -185,9 +189,11 @@ class State(abc.ABC):
 
     # -- template methods ----------------------------------------------------------------
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self.outcome() is not None
 
     def is_legal(self, move: Any) -> bool:
+        """Whether ``move`` is a legal move in this position."""
         return move in self.legal_moves()
 
     def why_illegal(self, move: Any) -> str:
@@ -346,6 +352,7 @@ def register_game(name: str, path: str) -> None:
 
 
 def available_games() -> list[str]:
+    """The names of the registered games, sorted."""
     return sorted(_GAMES)
 
 

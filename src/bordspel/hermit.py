@@ -122,6 +122,7 @@ class HermitMove(NamedTuple):
 
     @property
     def squares(self) -> set[tuple[int, int]]:
+        """The squares the block covers."""
         return block_squares((self.row, self.col), self.placement)
 
 
@@ -169,10 +170,12 @@ class HermitState(State):
 
     @property
     def geometry(self) -> Geometry:
+        """The bit masks of this board size."""
         return geometry(self.n)
 
     @property
     def empty(self) -> int:
+        """The bit mask of the empty squares."""
         red, yellow, blue = self.masks
         return geometry(self.n).full & ~(red | yellow | blue)
 

@@ -153,6 +153,7 @@ class PieceSet:
 
     @classmethod
     def from_table(cls, characteristics: list[str], pieces: Mapping[str, list[str]], where: str) -> PieceSet:
+        """The piece set of a table as ``read_piece_file`` gives it; ``where`` names it in errors."""
         values: list[list[str]] = [[] for _ in characteristics]
         for row in pieces.values():
             for seen, value in zip(values, row):
@@ -176,12 +177,14 @@ class PieceSet:
         return cls(names, tuple((v[0], v[1]) for v in values), tuple(chars))
 
     def code(self, char: str) -> int:
+        """The code (0-15) of the piece written ``char`` (NotationError if there is none)."""
         try:
             return self.chars.index(char)
         except ValueError:
             raise NotationError(f"there is no piece {char!r}; the pieces are {''.join(self.chars)}") from None
 
     def properties(self, code: int) -> set[str]:
+        """The values of the piece with ``code``, one per characteristic."""
         return {pair[code >> j & 1] for j, pair in enumerate(self.values)}
 
     def to_str(self) -> str:
@@ -262,6 +265,7 @@ class PieceOption:
     TEXT_LIMIT = 2048
 
     def check(self, name: str, value: object) -> PieceSet:
+        """The piece set a built-in name or a piece file's text gives, else BadOption."""
         if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
             raise BadOption(f"option {name!r} is {' or '.join(PIECE_SETS)}, or a piece file's text")
         if value in PIECE_SETS:
@@ -274,6 +278,7 @@ class PieceOption:
             raise BadOption(str(error)) from None
 
     def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the built-in sets and the longest text."""
         return {"choices": list(PIECE_SETS), "text": self.TEXT_LIMIT}
 
 
@@ -417,6 +422,7 @@ class QuartoState(State):
 
     @property
     def lines(self) -> tuple[int, ...]:
+        """The bit masks of the lines that can win (with the 2x2 squares when advanced)."""
         if self.advanced:
             return (*LINES.values(), *SQUARES_2X2.values())
         return tuple(LINES.values())

@@ -219,6 +219,7 @@ class SantoriniBoard:
         return cls((0, 0, 0, 0), tuple(cells))
 
     def worker_index(self, letter: object) -> int:
+        """The index of the worker with ``letter`` (IllegalMoveError if there is none)."""
         if isinstance(letter, str) and len(letter) == 1 and 0 <= ord(letter) - 65 < len(self.workers):
             return ord(letter) - 65
         raise IllegalMoveError(f"there is no worker {letter!r}")
@@ -251,9 +252,11 @@ class SantoriniBoard:
         return SantoriniBoard(raise_tower(self.levels, target), self.workers)
 
     def level(self, letter: object) -> int:
+        """The height the worker with ``letter`` stands on."""
         return height(self.levels, self.workers[self.worker_index(letter)])
 
     def positions(self) -> dict[str, tuple[int, int]]:
+        """The square of each worker, by letter."""
         return {chr(65 + i): divmod(cell, SIZE) for i, cell in enumerate(self.workers)}
 
     def winning_worker(self) -> str | None:
@@ -409,9 +412,11 @@ class SantoriniState(State):
 
     @property
     def colours(self) -> int:
+        """The number of worker colours (two teams share two colours with four players)."""
         return 2 if self.players == 4 else self.players
 
     def colour_of(self, seat: int) -> int:
+        """The colour of the workers ``seat`` moves."""
         return seat % self.colours
 
     def team(self, seat: int) -> frozenset[int]:
@@ -421,9 +426,11 @@ class SantoriniState(State):
 
     @property
     def in_setup(self) -> bool:
+        """Whether the player to move still has to place their workers."""
         return self.winners is None and self.workers[2 * self.colour_of(self.turn)] < 0
 
     def my_workers(self) -> tuple[int, int]:
+        """The cells of the two workers of the player to move."""
         colour = self.colour_of(self.turn)
         return self.workers[2 * colour], self.workers[2 * colour + 1]
 
@@ -684,6 +691,7 @@ class SantoriniState(State):
 
     # -- text -----------------------------------------------------------------------------------
     def height_at(self, square: tuple[int, int]) -> int:
+        """The tower height on ``square`` (row, column): 0-3, 4 for a dome."""
         return height(self.levels, square[0] * SIZE + square[1])
 
     def __str__(self) -> str:

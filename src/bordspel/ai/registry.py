@@ -55,6 +55,7 @@ def register_player(name: str, game: str, factory: Callable[[int | None], Player
 
 
 def knowledge(game: str) -> Knowledge:
+    """The game's evaluation, move order, solver, playout and levels (BordspelError if unknown)."""
     if game not in _KNOWLEDGE:
         raise BordspelError(f"unknown game {game!r}: choose one of {', '.join(sorted(_KNOWLEDGE))}")
     module, _, name = _KNOWLEDGE[game].partition(":")

@@ -46,15 +46,19 @@ class Codec:
     """Maps a game's moves to integers and its positions to planes."""
 
     def num_actions(self, start: State) -> int:
+        """The size of the action space for games from ``start``."""
         raise NotImplementedError
 
     def encode(self, state: State, move: Any) -> int:
+        """The action of ``move`` in ``state``."""
         raise NotImplementedError
 
     def decode(self, state: State, action: int) -> Any:
+        """The move of ``action`` in ``state``."""
         raise NotImplementedError
 
     def observe(self, state: State, seat: int) -> Planes:
+        """The observation planes of ``state`` as ``seat`` sees it."""
         raise NotImplementedError
 
     def mask(self, state: State) -> Planes:
@@ -65,6 +69,7 @@ class Codec:
         return mask
 
     def legal_actions(self, state: State) -> list[int]:
+        """The actions of the legal moves, sorted."""
         return sorted(self.encode(state, move) for move in state.legal_moves())
 
     def move(self, state: State, action: int) -> Any:
