@@ -270,3 +270,18 @@ def test_undo_takes_back_the_alternatives_too() -> None:
 def test_quarto_pieces_cannot_be_written_as_record_syntax(char: str) -> None:
     with pytest.raises(BordspelError, match="piece characters cannot be"):
         PieceSet(DEFAULT_PIECES.characteristics, DEFAULT_PIECES.values, (char, *DEFAULT_PIECES.chars[1:]))
+
+
+def test_many_comments_on_one_move_are_joined_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    slot = GameNode.__dict__["comment"]
+    written: list[int] = []
+
+    def write(node: GameNode, value: str) -> None:
+        written.append(len(value))
+        slot.__set__(node, value)
+
+    monkeypatch.setattr(GameNode, "comment", property(slot.__get__, write))
+    movetext = "1. Ra1H " + "{a comment}" * 20_000 + " Bc1U {last} *"
+    game = Game.from_record(MOVES + movetext)
+    assert game.root.next().comment == " ".join(["a comment"] * 20_000)
+    assert sum(written) < 2 * len(movetext)

@@ -324,7 +324,9 @@ class _GameParser:
         self.node: GameNode | None = None
         self.branches: list[GameNode] = []
         self.variation_starts = False
-        self.starting_comment = ""
+        self.starting_comment: list[str] = []
+        self.comments: dict[GameNode, list[str]] = {}
+        """The comments read for each node, joined when the game is complete (in linear time)."""
         self.comment: list[str] | None = None
         self.comment_line = 0
         self.result: str | None = None
@@ -358,6 +360,8 @@ class _GameParser:
         if self.branches:
             raise RecordError("a variation opened with ( is never closed with )")
         game = self.game or self._start()
+        for node, parts in self.comments.items():
+            node.comment = " ".join(parts)
         _check_result(game, self.tags.get("Result", self.result))
         return game
 
@@ -447,22 +451,19 @@ class _GameParser:
     def _move(self, number: int, token: str) -> None:
         assert self.node is not None
         try:
-            node = self.node.add_variation(token, starting_comment=self.starting_comment)
+            node = self.node.add_variation(token, starting_comment=" ".join(self.starting_comment))
         except BordspelError as error:
             raise RecordError(f"line {number}: {error}") from None
-        self.node, self.variation_starts, self.starting_comment = node, False, ""
+        self.node, self.variation_starts, self.starting_comment = node, False, []
 
     def _comment_closed(self) -> None:
         assert self.comment is not None and self.node is not None
         text, self.comment = "".join(self.comment).strip(), None
-        if self.variation_starts:
-            self.starting_comment = _joined(self.starting_comment, text)
-        else:
-            self.node.comment = _joined(self.node.comment, text)
-
-
-def _joined(first: str, second: str) -> str:
-    return f"{first} {second}" if first and second else first or second
+        if text:
+            parts = (
+                self.starting_comment if self.variation_starts else self.comments.setdefault(self.node, [])
+            )
+            parts.append(text)
 
 
 def _check_result(game: Game, result: str | None) -> None:
