@@ -285,3 +285,14 @@ def test_many_comments_on_one_move_are_joined_once(monkeypatch: pytest.MonkeyPat
     game = Game.from_record(MOVES + movetext)
     assert game.root.next().comment == " ".join(["a comment"] * 20_000)
     assert sum(written) < 2 * len(movetext)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[Game "' + "\\" * 50_000 + "\n", MOVES + "1. Ra1H * " + "x" * 50_000, MOVES + "1. " + "R" * 50_000],
+    ids=["tag", "after the result", "move"],
+)
+def test_errors_quote_long_input_cut_short(text: str) -> None:
+    with pytest.raises(RecordError) as error:
+        Game.from_record(text)
+    assert len(str(error.value)) < 200

@@ -368,7 +368,7 @@ class _GameParser:
     def _tag(self, number: int, line: str) -> None:
         match = _TAG.match(line)
         if not match:
-            raise RecordError(f'line {number}: a tag is written [Name "value"], not {line!r}')
+            raise RecordError(f'line {number}: a tag is written [Name "value"], not {_shown(line)}')
         self.tags[match[1]] = _unescape(match[2])
 
     def _start(self) -> Game:
@@ -403,7 +403,7 @@ class _GameParser:
 
     def _token(self, number: int, token: str) -> None:
         if self.result is not None:
-            raise RecordError(f"line {number}: {token!r} comes after the result {self.result}")
+            raise RecordError(f"line {number}: {_shown(token)} comes after the result {self.result}")
         if token == "{":
             self.comment, self.comment_line = [], number
         elif token == "(":
@@ -464,6 +464,11 @@ class _GameParser:
                 self.starting_comment if self.variation_starts else self.comments.setdefault(self.node, [])
             )
             parts.append(text)
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, cut short when it is long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 def _check_result(game: Game, result: str | None) -> None:
