@@ -20,7 +20,9 @@ from bordspel import new_game
 from bordspel._native import load
 from bordspel.ai import make_player
 from bordspel.ai.mcts import random_playout
-from bordspel.ai.quarto import (
+from bordspel.ai.search import OutOfTime
+from bordspel.cli import main
+from bordspel.games.quarto.ai import (
     KNOWLEDGE,
     CompiledQuartoSolver,
     PureQuartoSolver,
@@ -28,8 +30,6 @@ from bordspel.ai.quarto import (
     playout,
     random_choice_position,
 )
-from bordspel.ai.search import OutOfTime
-from bordspel.cli import main
 from bordspel.quarto import QuartoMove, QuartoState
 
 

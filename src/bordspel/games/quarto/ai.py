@@ -37,7 +37,7 @@ from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.quarto import LINES, SQUARES_2X2, QuartoMove, QuartoState
+from bordspel.games.quarto.engine import LINES, SQUARES_2X2, QuartoMove, QuartoState
 
 __all__ = [
     "CompiledQuartoSolver",

@@ -33,8 +33,8 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
 from bordspel.options import Choice, Flag
-from bordspel.santorini_batch import RandomGames, native_perft, random_games
 
 __all__ = [
     "BOX_SUPPLY",
@@ -336,7 +336,7 @@ def _split_squares(text: str) -> list[str]:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State):
+class SantoriniState(State[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners")

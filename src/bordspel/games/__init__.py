@@ -1,0 +1,1 @@
+"""One package per game: its engine, AI knowledge, codec, pictures and move parts, and its ``SPEC``."""
