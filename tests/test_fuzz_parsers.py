@@ -8,6 +8,7 @@ whatever parses round-trips. Inputs are bounded, so every example is quick.
 from __future__ import annotations
 
 import functools
+import io
 import itertools
 import os
 import pickle
@@ -23,10 +24,11 @@ from bordspel import en, nl
 from bordspel.core import BordspelError, State, game_class, new_game, parse_square, square_name
 from bordspel.hermit import HermitMove
 from bordspel.quarto import DEFAULT_PIECES, PieceSet, QuartoMove, read_piece_file
-from bordspel.record import Game
+from bordspel.record import Game, RecordError, RecordReader
 from bordspel.santorini import Placement, Turn
 from tests.conftest import PIECE_FILE
 from tests.test_conformance import STARTS as CONFORMANCE_STARTS
+from tests.test_record_tree import game_trees, shape
 
 FUZZ = settings(max_examples=60, deadline=None)
 STARTS: list[tuple[str, dict[str, Any]]] = [
@@ -112,19 +114,41 @@ def test_square_name(row: Any, col: Any) -> None:
         assert parse_square(name, row + 1, col + 1) == (row, col)
 
 
-@FUZZ
-@given(st.data(), texts)
-def test_parse_move(data: st.DataObject, text: str) -> None:
+def position_and_text(data: st.DataObject, text: str) -> tuple[State, str]:
+    """A sample position, and ``text`` or one of its legal moves' text mutated."""
     state = data.draw(st.sampled_from(sample_positions()))
     legal = state.legal_moves()
     if legal and data.draw(st.booleans()):
         text = mutated(data.draw(st.sampled_from(legal)).to_str(), data.draw(edits))
+    return state, text
+
+
+@FUZZ
+@given(st.data(), texts)
+def test_parse_move(data: st.DataObject, text: str) -> None:
+    state, text = position_and_text(data, text)
     move = attempt(state.parse_move, text)
     if move is not None:
         assert state.is_legal(move) and state.parse_move(move.to_str()) == move
     read = attempt(state.move_from_str, text)
     if read is not None:
         assert attempt(state.move_from_str, read.to_str()) in (read, None)
+
+
+def test_every_legal_move_reads_back_from_its_text() -> None:
+    for state in sample_positions():
+        for move in state.legal_moves():
+            text = move.to_str()
+            assert type(move).from_str(text) == move and state.move_from_str(text) == move
+
+
+@FUZZ
+@given(st.data(), texts, st.sampled_from([HermitMove, Turn, Placement, QuartoMove]))
+def test_move_types_from_str(data: st.DataObject, text: str, cls: Any) -> None:
+    _, text = position_and_text(data, text)
+    move = attempt(cls.from_str, text)
+    if move is not None:
+        assert cls.from_str(move.to_str()) == move
 
 
 move_objects = st.one_of(
@@ -176,6 +200,29 @@ def test_records_mutated(data: st.DataObject, changes: list[tuple[int, int, str]
     if read is not None:
         again = Game.from_record(read.to_record())
         assert again.moves == read.moves and again.tags == read.tags and again.state == read.state
+
+
+@FUZZ
+@given(game_trees(), edits)
+def test_record_trees_mutated(game: Game, changes: list[tuple[int, int, str]]) -> None:
+    read = attempt(Game.from_record, mutated(game.to_record(), changes))
+    if read is not None:
+        again = Game.from_record(read.to_record())
+        assert shape(again.root) == shape(read.root) and again.tags == read.tags
+
+
+@FUZZ
+@given(st.lists(game_trees(), max_size=3), edits, texts)
+def test_record_streams_mutated(games: list[Game], changes: list[tuple[int, int, str]], noise: str) -> None:
+    text = mutated("\n".join(game.to_record() for game in games) + noise, changes)
+    reader = RecordReader(io.StringIO(text))
+    for _ in range(text.count("\n") + 2):
+        try:
+            if reader.read_game() is None:
+                return
+        except RecordError as error:
+            assert str(error)
+    raise AssertionError("the reader did not reach the end of the text")
 
 
 @FUZZ

@@ -83,7 +83,7 @@ def test_reading_comments_and_numbers() -> None:
         (RECORD.replace('[Game "hermit"]\n', ""), "line 1: a record starts with a \\[Game"),
         (RECORD.replace('[Result "*"]', '[Result "1-0"]'), "the result is 1-0"),
         (RECORD.replace('...."]', '..."]'), "tags: "),
-        (RECORD + '[Event "late"]\n', "line 7: tags must come before"),
+        (RECORD + '[Event "late"]\n', "line 7: a second game starts here"),
     ],
 )
 def test_malformed_records_name_the_problem(text: str, message: str) -> None:

@@ -357,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``bordspel`` command with ``argv``; returns the exit status (2 for bad input)."""
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args)

@@ -20,6 +20,8 @@ __all__ = ["ConformanceReport", "check"]
 
 @dataclass
 class ConformanceReport:
+    """What a conformance check covered: games, positions and moves."""
+
     games: int = 0
     positions: int = 0
     moves_checked: int = 0

@@ -73,7 +73,8 @@ MAX_POSITION_TEXT = 10_000
 class Move(Protocol):
     """What every game's move offers: a round-tripping text form."""
 
-    def to_str(self) -> str: ...
+    def to_str(self) -> str:
+        """The move's text, which the game's ``move_from_str`` reads back."""
 
 
 @runtime_checkable
@@ -100,6 +101,7 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
+        """Whether nobody won."""
         return not self.winners
 
     def returns(self) -> tuple[float, ...]:
@@ -181,7 +183,8 @@ class State(abc.ABC, Generic[MoveT]):
 
     @property
     @abc.abstractmethod
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """The number of seats."""
 
     @property
     @abc.abstractmethod
@@ -206,7 +209,8 @@ class State(abc.ABC, Generic[MoveT]):
 
     @classmethod
     @abc.abstractmethod
-    def from_str(cls: type[S], text: str) -> S: ...
+    def from_str(cls: type[S], text: str) -> S:
+        """Read a position string that ``to_str`` wrote (raises NotationError)."""
 
     @abc.abstractmethod
     def move_from_str(self, text: str) -> MoveT:
@@ -214,9 +218,11 @@ class State(abc.ABC, Generic[MoveT]):
 
     # -- template methods ----------------------------------------------------------------
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self.outcome() is not None
 
     def is_legal(self, move: MoveT) -> bool:
+        """Whether ``move`` is a legal move in this position."""
         return move in self.legal_moves()
 
     def why_illegal(self, move: MoveT) -> str:
@@ -464,6 +470,7 @@ def _registry() -> dict[str, GameSpec]:
 
 
 def available_games() -> list[str]:
+    """The names of the registered games, sorted."""
     return sorted(_registry())
 
 

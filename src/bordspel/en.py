@@ -34,6 +34,7 @@ class Hermit:
 
     @classmethod
     def from_state(cls, state: HermitState) -> Hermit:
+        """A board showing an engine position."""
         game = cls.__new__(cls)
         game.state = state
         return game

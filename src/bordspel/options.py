@@ -31,37 +31,49 @@ class OptionLimit(Protocol):
 
 @dataclass(frozen=True)
 class IntRange:
+    """An integer option from ``low`` to ``high``."""
+
     low: int
     high: int
 
     def check(self, name: str, value: object) -> int:
+        """``value`` if it is an int in range, else BadOption."""
         if type(value) is not int or not self.low <= value <= self.high:
             raise BadOption(f"option {name!r} is a whole number from {self.low} to {self.high}")
         return value
 
     def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the smallest and largest value."""
         return {"min": self.low, "max": self.high}
 
 
 @dataclass(frozen=True)
 class Choice:
+    """An integer option that takes one of a few values."""
+
     values: tuple[int, ...]
 
     def check(self, name: str, value: object) -> int:
+        """``value`` if it is one of the values, else BadOption."""
         if type(value) is not int or value not in self.values:
             raise BadOption(f"option {name!r} is one of {', '.join(map(str, self.values))}")
         return value
 
     def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the values to choose from."""
         return {"choices": list(self.values)}
 
 
 @dataclass(frozen=True)
 class Flag:
+    """A true-or-false option."""
+
     def check(self, name: str, value: object) -> bool:
+        """``value`` if it is a bool, else BadOption."""
         if not isinstance(value, bool):
             raise BadOption(f"option {name!r} is true or false")
         return value
 
     def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: a flag."""
         return {"flag": True}

@@ -23,7 +23,14 @@ class TicTacToeMove(NamedTuple):
     square: int
 
     def to_str(self) -> str:
+        """The square's name, like ``b2``."""
         return square_name(self.square // 3, self.square % 3)
+
+    @classmethod
+    def from_str(cls, text: str) -> TicTacToeMove:
+        """Read a square's name (NotationError if it is none of the nine)."""
+        row, col = parse_square(text.strip(), 3, 3)
+        return cls(3 * row + col)
 
 
 class TicTacToeState(State):
@@ -91,5 +98,4 @@ class TicTacToeState(State):
         return cls(cells)
 
     def move_from_str(self, text: str) -> TicTacToeMove:
-        row, col = parse_square(text.strip(), 3, 3)
-        return TicTacToeMove(3 * row + col)
+        return TicTacToeMove.from_str(text)

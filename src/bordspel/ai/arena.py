@@ -44,6 +44,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class GameTask:
+    """One game for the arena to play: the game, its options, who sits where, and the seeds."""
+
     index: int
     game: str
     options: tuple[tuple[str, Any], ...]
@@ -58,6 +60,8 @@ class GameTask:
 
 @dataclass(frozen=True)
 class GameResult:
+    """One finished game of the arena: its task, the returns per seat, length, time and record."""
+
     task: GameTask
     returns: tuple[float, ...]
     plies: int
@@ -216,6 +220,8 @@ BACKENDS: dict[str, Callable[..., Backend]] = {
 
 @dataclass
 class PlayerStats:
+    """One player's results in the arena."""
+
     name: str
     wins: int = 0
     draws: int = 0
@@ -224,6 +230,7 @@ class PlayerStats:
 
     @property
     def games(self) -> int:
+        """The number of games played."""
         return self.wins + self.draws + self.losses
 
     @property
@@ -265,6 +272,8 @@ def elo_estimate(score: float, low: float, high: float) -> str:
 
 @dataclass
 class Standings:
+    """The arena's results so far: per player, and the games, plies and distinct games."""
+
     stats: dict[str, PlayerStats]
     games: int = 0
     plies: int = 0
@@ -273,9 +282,11 @@ class Standings:
 
     @classmethod
     def empty(cls, players: Iterable[str]) -> Standings:
+        """Standings with no game played yet by ``players``."""
         return cls({name: PlayerStats(name) for name in players})
 
     def add(self, result: GameResult) -> None:
+        """Count one finished game."""
         self.games += 1
         self.plies += result.plies
         self.distinct.add(result.moves)
@@ -292,6 +303,7 @@ class Standings:
             stats.scores.append({1.0: 1.0, 0.0: 0.5}.get(value, 0.0))
 
     def table(self) -> str:
+        """The standings as a text table: games, wins, draws, losses, score, interval and Elo."""
         lines = [
             f"{'player':28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
             f"{'95% interval':>15} {'Elo':>12}"

@@ -40,6 +40,8 @@ class _Node:
 
 @dataclass
 class MCTSResult:
+    """The move MCTS chose, with its playouts, time and mean reward."""
+
     move: Any
     playouts: int
     seconds: float

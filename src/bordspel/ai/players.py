@@ -31,6 +31,7 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def step(self, state: State) -> Any:
+        """A uniformly random legal move."""
         return state.random_move(self.rng)
 
 
@@ -43,6 +44,7 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
 
     def step(self, state: State) -> Any:
+        """A move whose position the evaluation likes best (a win first), ties broken at random."""
         seat, best, chosen = state.to_move, -float("inf"), []
         for move in state.legal_moves():
             value = self._value(state.apply_unchecked(move), seat)
@@ -82,6 +84,7 @@ class AlphaBetaPlayer:
         self.last: SearchResult | None = None
 
     def step(self, state: State) -> Any:
+        """The endgame solver's move if it has one, else the search's best move (kept in ``last``)."""
         if self.endgame is not None:
             move = self.endgame(state)
             if move is not None:
@@ -115,6 +118,7 @@ class MCTSPlayer:
         self.playout = random_playout if playout is None else playout
 
     def step(self, state: State) -> Any:
+        """The endgame solver's move if it has one, else the move MCTS chose."""
         if self.endgame is not None:
             move = self.endgame(state)
             if move is not None:

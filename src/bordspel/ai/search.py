@@ -32,6 +32,8 @@ class OutOfTime(Exception):
 
 @dataclass
 class SearchResult:
+    """A search's best move, its score for the mover, depth, nodes, time and principal variation."""
+
     move: Any
     score: float
     depth: int

@@ -28,15 +28,19 @@ class Codec:
     """Maps a game's moves to integers and its positions to planes."""
 
     def num_actions(self, start: State) -> int:
+        """The size of the action space for games from ``start``."""
         raise NotImplementedError
 
     def encode(self, state: State, move: Any) -> int:
+        """The action of ``move`` in ``state``."""
         raise NotImplementedError
 
     def decode(self, state: State, action: int) -> Any:
+        """The move of ``action`` in ``state``."""
         raise NotImplementedError
 
     def observe(self, state: State, seat: int) -> Planes:
+        """The observation planes of ``state`` as ``seat`` sees it."""
         raise NotImplementedError
 
     def mask(self, state: State) -> Planes:
@@ -47,6 +51,7 @@ class Codec:
         return mask
 
     def legal_actions(self, state: State) -> list[int]:
+        """The actions of the legal moves, sorted."""
         return sorted(self.encode(state, move) for move in state.legal_moves())
 
     def move(self, state: State, action: int) -> Any:
@@ -60,6 +65,7 @@ class Codec:
 
 
 def mask_planes(mask: int, rows: int, cols: int) -> Planes:
+    """The bit ``mask`` as a ``rows`` x ``cols`` plane of 0 and 1."""
     return np.array([[mask >> (r * cols + c) & 1 for c in range(cols)] for r in range(rows)], dtype=np.int8)
 
 

@@ -137,6 +137,7 @@ class BordspelState(pyspiel.State):
 
     @property
     def position(self) -> State:
+        """The bordspel position of this OpenSpiel state."""
         return self.line.position
 
     def current_player(self) -> int:

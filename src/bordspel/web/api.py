@@ -38,6 +38,8 @@ class BadRequest(BordspelError):
 
 @dataclass(frozen=True)
 class ApiSettings:
+    """The server's settings for the API: the computer's time and workers, live updates."""
+
     ai_time: float = 10.0
     """Seconds of search and solving for every level of the computer."""
     ai_workers: int = 2
@@ -91,6 +93,8 @@ def _any_move(state: State, seed: int) -> str:
 
 
 class Api:
+    """The JSON API's handlers over the game store, the players' pool and the live updates."""
+
     def __init__(self, store: GameStore, settings: ApiSettings) -> None:
         self.store = store
         self.settings = settings
@@ -113,6 +117,7 @@ class Api:
         return await self._view(stored)
 
     async def create(self, request: Request) -> Response:
+        """``POST /api/games``: a new game with its seats and their tokens."""
         data = await read_json(request)
         game = _field(data, "game", str)
         start = await run_in_threadpool(start_state, game, data.get("options", {}))
@@ -126,26 +131,32 @@ class Api:
         return JSONResponse({**view, **extra}, status_code=201)
 
     async def show(self, request: Request) -> Response:
+        """``GET /api/games/{id}``: the game as the token's seat (or a spectator) sees it."""
         key = game_id(request)
         seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
         stored = await run_in_threadpool(self.store.load, key)
         return await self._view(stored, you=seat)
 
     async def move(self, request: Request) -> Response:
+        """``POST /api/games/{id}/moves``: play a person's move."""
         data = await read_json(request)
         return await self._change(request, data, actions.human_move(_field(data, "move", str)))
 
     async def undo(self, request: Request) -> Response:
+        """``POST /api/games/{id}/undo``: undo against the computer, or ask for a takeback."""
         return await self._change(request, await read_json(request), actions.undo)
 
     async def resign(self, request: Request) -> Response:
+        """``POST /api/games/{id}/resign``: the token's seat resigns."""
         return await self._change(request, await read_json(request), actions.resign)
 
     async def takeback(self, request: Request) -> Response:
+        """``POST /api/games/{id}/takeback``: accept, decline or withdraw a takeback request."""
         data = await read_json(request)
         return await self._change(request, data, actions.answer_takeback(_field(data, "accept", bool)))
 
     async def ai(self, request: Request) -> Response:
+        """``POST /api/games/{id}/ai``: the computer plays the seat to move."""
         data = await read_json(request)
         key, version = game_id(request), _version(data)
         seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
@@ -184,12 +195,14 @@ class Api:
         return JSONResponse(await run_in_threadpool(rules_view, game))
 
     async def record(self, request: Request) -> Response:
+        """``GET /api/games/{id}/record``: the game record as a download."""
         stored = await run_in_threadpool(self.store.load, game_id(request))
         text = await run_in_threadpool(record_text, stored)
         filename = f"{stored.state.name}-{stored.id}.txt"
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def events(self, request: Request) -> Response:
+        """``GET /api/games/{id}/events``: a stream of the game's versions (Server-Sent Events)."""
         key = game_id(request)
         await run_in_threadpool(self.store.version, key)  # NotFound before the stream starts
 

@@ -30,6 +30,7 @@ class Changes:
         return self._events.setdefault(game_id, asyncio.Event())
 
     def notify(self, game_id: str) -> None:
+        """Wake everyone waiting for a change of ``game_id``."""
         event = self._events.pop(game_id, None)
         if event is not None:
             event.set()

@@ -46,6 +46,8 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class GuardSettings:
+    """What the request guard allows: extra hosts and origins, and the largest body."""
+
     allowed_hosts: frozenset[str] = field(default_factory=frozenset)
     """Extra ``Host`` values (``name`` or ``name:port``), e.g. the public name behind a proxy."""
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
@@ -54,6 +56,7 @@ class GuardSettings:
 
     @classmethod
     def of(cls, hosts: Iterable[str], origins: Iterable[str], max_body: int = 64 * 1024) -> GuardSettings:
+        """Settings from host names and origins as given on the command line."""
         return cls(
             frozenset(h.lower() for h in hosts), frozenset(o.lower().rstrip("/") for o in origins), max_body
         )

@@ -91,6 +91,8 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class StoredGame:
+    """A game as stored: its seats, record, version, takeback request and resignation."""
+
     id: str
     seats: list[str]
     """Per seat: ``human`` or a level of the computer (``easy``, ``hard``, ...)."""
@@ -104,13 +106,16 @@ class StoredGame:
 
     @property
     def ply(self) -> int:
+        """The number of moves played."""
         return len(self.game.moves)
 
     @property
     def state(self) -> State:
+        """The current position."""
         return self.game.state
 
     def is_over(self) -> bool:
+        """Whether the game has ended, by the rules or by resignation."""
         return self.resigned is not None or self.game.state.is_over()
 
 
@@ -150,6 +155,8 @@ LATEST = len(MIGRATIONS)
 
 
 class GameStore:
+    """Games and their moves in an SQLite file, each change in one transaction."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -186,6 +193,7 @@ class GameStore:
 
     # -- reading -----------------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame:
+        """The stored game ``game_id`` (NotFound if there is none)."""
         with self._connect() as db:
             return self._load(db, game_id)
 

@@ -171,6 +171,7 @@ class GrundySolver:
         self.canon = _Canon(self.geo)
 
     def accepts(self, state: HermitState) -> Region:
+        """The squares that accept a red, a yellow and a blue block in ``state``."""
         return state.free_mask(0), state.free_mask(1), state.free_mask(2)
 
     def value(self, state: HermitState) -> int:
@@ -178,12 +179,14 @@ class GrundySolver:
         return self.position_value(self.accepts(state))
 
     def position_value(self, accepts: Region) -> int:
+        """The Grundy value of the position whose squares accept the colours in ``accepts``."""
         value = 0
         for region in regions(accepts, self.geo):
             value ^= self.region_value(region)
         return value
 
     def region_value(self, region: Region) -> int:
+        """The Grundy value of one region of live squares (cached under its symmetries)."""
         shifted = self.canon.shifted(region)
         value = self.cache.get(shifted)
         if value is not None:
@@ -219,6 +222,7 @@ class MirrorPlayer:
     name = "mirror"
 
     def step(self, state: State) -> HermitMove:
+        """The centre block first, then the point reflection of the opponent's last block."""
         assert isinstance(state, HermitState)
         n = state.n
         if n % 2 == 0:

@@ -13,6 +13,7 @@ _HERMIT = {"R": "\x1b[97;41m", "Y": "\x1b[30;43m", "B": "\x1b[97;44m", ".": "\x1
 
 
 def render(state: HermitState, last: Any = None, *, colour: bool = True) -> str:
+    """The board in colour, the last move's block in reverse video (plain text without colour)."""
     if not colour:
         return str(state)
     marks = last.squares if isinstance(last, HermitMove) else set()

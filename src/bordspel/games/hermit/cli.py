@@ -13,6 +13,7 @@ __all__ = ["solve"]
 
 
 def solve(args: argparse.Namespace) -> None:
+    """``bordspel solve hermit N``: who wins the empty board, over worker processes or Ray."""
     from bordspel.ai.arena import BACKENDS
     from bordspel.games.hermit.solve import settle, solve_empty, table_bits
 

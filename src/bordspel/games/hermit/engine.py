@@ -104,8 +104,8 @@ class HermitMove(NamedTuple):
         return f"{self.colour}{square_name(self.row, self.col)}{self.placement}"
 
     @classmethod
-    def from_str(cls, text: str, size: int) -> HermitMove:
-        """Read ``Ya2U`` (``Ya2`` means upright too); colour and placement are case-blind."""
+    def from_str(cls, text: str, size: int = MAX_SIZE) -> HermitMove:
+        """Read ``Ya2U`` (``Ya2`` means upright too) on a ``size`` board; case-blind letters."""
         body = check_text(text, MAX_MOVE_TEXT, "a Hermit move").strip()
         if len(body) < 3:
             raise NotationError(f"{text!r} is not a Hermit move: write colour, square, placement, like Ra1H")
@@ -122,6 +122,7 @@ class HermitMove(NamedTuple):
 
     @property
     def squares(self) -> set[tuple[int, int]]:
+        """The squares the block covers."""
         return block_squares((self.row, self.col), self.placement)
 
 
@@ -169,10 +170,12 @@ class HermitState(State[HermitMove]):
 
     @property
     def geometry(self) -> Geometry:
+        """The bit masks of this board size."""
         return geometry(self.n)
 
     @property
     def empty(self) -> int:
+        """The bit mask of the empty squares."""
         red, yellow, blue = self.masks
         return geometry(self.n).full & ~(red | yellow | blue)
 

@@ -34,6 +34,8 @@ class FirstMove:
 
 @dataclass(frozen=True)
 class Settled:
+    """One first move of the empty board settled: whether it wins, and what it took."""
+
     n: int
     move: str
     wins: bool
@@ -42,10 +44,12 @@ class Settled:
     seconds: float
 
     def to_json(self) -> str:
+        """This result as one line of JSON (a line of the results file)."""
         return json.dumps(asdict(self))
 
     @classmethod
     def from_json(cls, line: str) -> Settled:
+        """Read a line that ``to_json`` wrote."""
         fields = json.loads(line)
         return cls(
             int(fields["n"]),
@@ -58,6 +62,8 @@ class Settled:
 
 @dataclass
 class SolveReport:
+    """Who wins the empty n x n board, with the winning first moves and the work it took."""
+
     n: int
     first_player_wins: bool
     grundy: int | None

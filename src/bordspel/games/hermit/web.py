@@ -11,6 +11,7 @@ __all__ = ["move_parts"]
 
 
 def move_parts(move: HermitMove) -> dict[str, Any]:
+    """The browser's clicks for ``move``: its square, with its colour and placement chosen."""
     square = square_name(move.row, move.col)
     return {
         "paths": [[f"square:{square}"]],

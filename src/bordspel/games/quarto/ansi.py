@@ -39,6 +39,7 @@ def piece_legend(pieces: PieceSet, colour: bool = True) -> str:
 
 
 def render(state: QuartoState, last: Any = None, *, colour: bool = True) -> str:
+    """The board and the pieces in hand and to give, the last placed piece marked."""
     pieces = state.pieces
     placed = last.square if isinstance(last, QuartoMove) and colour else None
     width = 7 if colour else 8

@@ -18,6 +18,7 @@ __all__ = ["solve"]
 
 
 def solve(args: argparse.Namespace) -> None:
+    """``bordspel solve quarto POSITION``: the exact value of a position and a best move."""
     from bordspel.games.quarto.ai import CompiledQuartoSolver, QuartoSolver
     from bordspel.games.quarto.engine import QuartoState
 

@@ -52,7 +52,7 @@ __all__ = [
 
 FULL = 0xFFFF
 _SET = object.__setattr__
-_RESERVED = set('.-/:=,;|[]{}"') | {" ", "\t"}
+_RESERVED = set('.-/:=,;|[]{}()*"') | {" ", "\t"}
 MAX_PIECE_FILE = 65_536
 """The longest piece file read, in characters (the spec's file has 270)."""
 MAX_NAME = 64
@@ -153,6 +153,7 @@ class PieceSet:
 
     @classmethod
     def from_table(cls, characteristics: list[str], pieces: Mapping[str, list[str]], where: str) -> PieceSet:
+        """The piece set of a table as ``read_piece_file`` gives it; ``where`` names it in errors."""
         values: list[list[str]] = [[] for _ in characteristics]
         for row in pieces.values():
             for seen, value in zip(values, row):
@@ -176,12 +177,14 @@ class PieceSet:
         return cls(names, tuple((v[0], v[1]) for v in values), tuple(chars))
 
     def code(self, char: str) -> int:
+        """The code (0-15) of the piece written ``char`` (NotationError if there is none)."""
         try:
             return self.chars.index(char)
         except ValueError:
             raise NotationError(f"there is no piece {char!r}; the pieces are {''.join(self.chars)}") from None
 
     def properties(self, code: int) -> set[str]:
+        """The values of the piece with ``code``, one per characteristic."""
         return {pair[code >> j & 1] for j, pair in enumerate(self.values)}
 
     def to_str(self) -> str:
@@ -262,6 +265,7 @@ class PieceOption:
     TEXT_LIMIT = 2048
 
     def check(self, name: str, value: object) -> PieceSet:
+        """The piece set a built-in name or a piece file's text gives, else BadOption."""
         if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
             raise BadOption(f"option {name!r} is {' or '.join(PIECE_SETS)}, or a piece file's text")
         if value in PIECE_SETS:
@@ -274,6 +278,7 @@ class PieceOption:
             raise BadOption(str(error)) from None
 
     def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the built-in sets and the longest text."""
         return {"choices": list(PIECE_SETS), "text": self.TEXT_LIMIT}
 
 
@@ -326,6 +331,24 @@ class QuartoMove(NamedTuple):
         """``c3:B`` (place, hand over B), ``B`` (first turn), ``c3`` (the last placement)."""
         place = None if self.square is None else square_name(self.square // 4, self.square % 4)
         return ":".join(part for part in (place, self.give) if part is not None)
+
+    @classmethod
+    def from_str(cls, text: str, *, hands_over: bool | None = None) -> QuartoMove:
+        """Read ``c3:B``, ``B`` or ``c3``; the piece is not checked.
+
+        ``hands_over`` says whether text without ``:`` is a piece (None: when it is one character).
+        """
+        body = check_text(text, MAX_MOVE_TEXT, "a move").strip()
+        place, colon, give = body.partition(":")
+        if (colon and not (place and give)) or not body:
+            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
+        if not colon and (len(body) == 1 if hands_over is None else hands_over):
+            place, give = "", body
+        square = None
+        if place:
+            row, col = parse_square(place.lower(), 4, 4)
+            square = 4 * row + col
+        return cls(square, give or None)
 
 
 def _well_formed(move: QuartoMove) -> bool:
@@ -399,6 +422,7 @@ class QuartoState(State[QuartoMove]):
 
     @property
     def lines(self) -> tuple[int, ...]:
+        """The bit masks of the lines that can win (with the 2x2 squares when advanced)."""
         if self.advanced:
             return (*LINES.values(), *SQUARES_2X2.values())
         return tuple(LINES.values())
@@ -568,24 +592,10 @@ class QuartoState(State[QuartoMove]):
         return self._make(self.filled, self.ones, hand, turn, result, self.advanced, self.pieces)
 
     def move_from_str(self, text: str) -> QuartoMove:
-        body = check_text(text, MAX_MOVE_TEXT, "a move").strip()
-        place, colon, give = body.partition(":")
-        if colon and not (place and give):
-            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
-        if not colon:
-            if self.hand < 0:
-                place, give = "", body
-            else:
-                place, give = body, ""
-        square = None
-        if place:
-            row, col = parse_square(place.lower(), 4, 4)
-            square = 4 * row + col
-        if give:
-            self.pieces.code(give)
-        if square is None and not give:
-            raise NotationError(f"{text!r} is not a Quarto move: write c3:B, B or c3")
-        return QuartoMove(square, give or None)
+        move = QuartoMove.from_str(text, hands_over=self.hand < 0)
+        if move.give is not None:
+            self.pieces.code(move.give)
+        return move
 
 
 def characteristic_table(path: str | Path) -> dict[str, dict[str, set[str]]]:

@@ -11,6 +11,7 @@ __all__ = ["move_parts"]
 
 
 def move_parts(move: QuartoMove) -> dict[str, Any]:
+    """The browser's clicks for ``move``: the square, then the piece to hand over."""
     square = [] if move.square is None else [f"square:{square_name(move.square // 4, move.square % 4)}"]
     give = [] if move.give is None else [f"piece:{move.give}"]
     return {"paths": [[*square, *give]]}

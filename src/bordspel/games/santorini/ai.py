@@ -32,6 +32,8 @@ __all__ = ["Weights", "evaluate", "make_evaluation", "order", "playout"]
 
 @dataclass(frozen=True)
 class Weights:
+    """The weights of the Santorini evaluation's terms."""
+
     height: tuple[float, float, float, float] = (0.0, 30.0, 90.0, 0.0)
     reach: float = 12.0
     mobility: float = 0.0

@@ -22,6 +22,7 @@ def _marks(last: Any) -> set[int]:
 
 
 def render(state: SantoriniState, last: Any = None, *, colour: bool = True) -> str:
+    """The board in colour, the last move's squares in reverse video (plain text without colour)."""
     if not colour:
         return str(state)
     letters = {cell: chr(65 + w) for w, cell in enumerate(state.workers) if cell >= 0}

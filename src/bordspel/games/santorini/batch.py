@@ -39,6 +39,7 @@ class SplitMix64:
         self.state = seed & _MASK64
 
     def next(self) -> int:
+        """The next 64-bit number."""
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64

@@ -219,6 +219,7 @@ class SantoriniBoard:
         return cls((0, 0, 0, 0), tuple(cells))
 
     def worker_index(self, letter: object) -> int:
+        """The index of the worker with ``letter`` (IllegalMoveError if there is none)."""
         if isinstance(letter, str) and len(letter) == 1 and 0 <= ord(letter) - 65 < len(self.workers):
             return ord(letter) - 65
         raise IllegalMoveError(f"there is no worker {letter!r}")
@@ -251,9 +252,11 @@ class SantoriniBoard:
         return SantoriniBoard(raise_tower(self.levels, target), self.workers)
 
     def level(self, letter: object) -> int:
+        """The height the worker with ``letter`` stands on."""
         return height(self.levels, self.workers[self.worker_index(letter)])
 
     def positions(self) -> dict[str, tuple[int, int]]:
+        """The square of each worker, by letter."""
         return {chr(65 + i): divmod(cell, SIZE) for i, cell in enumerate(self.workers)}
 
     def winning_worker(self) -> str | None:
@@ -275,7 +278,16 @@ class Placement(NamedTuple):
     second: int
 
     def to_str(self) -> str:
+        """The two squares, like ``a1b2``."""
         return _sq(self.first) + _sq(self.second)
+
+    @classmethod
+    def from_str(cls, text: str) -> Placement:
+        """Read ``a1b2`` (also ``a1-b2``), in either order; NotationError if it is no placement."""
+        squares = _squares(text)
+        if len(squares) != 2:
+            raise NotationError(f"{text!r}: place two workers, like c3d4")
+        return cls(min(squares), max(squares))
 
 
 class Turn(NamedTuple):
@@ -286,11 +298,25 @@ class Turn(NamedTuple):
     build: int | None
 
     def to_str(self) -> str:
+        """Worker, move and build squares, like ``c3d4e5`` (``c3d4`` for a winning move)."""
         text = _sq(self.source) + _sq(self.target)
         return text if self.build is None else text + _sq(self.build)
 
+    @classmethod
+    def from_str(cls, text: str) -> Turn:
+        """Read ``c3d4e5``, ``c3-d4-e5`` or ``c3d4``; NotationError if it is no turn."""
+        squares = _squares(text)
+        if len(squares) not in (2, 3):
+            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
+        return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
+
 
 SantoriniMove = Placement | Turn
+
+
+def _squares(text: str) -> list[int]:
+    """The cells named in a move's text."""
+    return [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
 
 
 def _split_squares(text: str) -> list[str]:
@@ -386,9 +412,11 @@ class SantoriniState(State[SantoriniMove]):
 
     @property
     def colours(self) -> int:
+        """The number of worker colours (two teams share two colours with four players)."""
         return 2 if self.players == 4 else self.players
 
     def colour_of(self, seat: int) -> int:
+        """The colour of the workers ``seat`` moves."""
         return seat % self.colours
 
     def team(self, seat: int) -> frozenset[int]:
@@ -398,9 +426,11 @@ class SantoriniState(State[SantoriniMove]):
 
     @property
     def in_setup(self) -> bool:
+        """Whether the player to move still has to place their workers."""
         return self.winners is None and self.workers[2 * self.colour_of(self.turn)] < 0
 
     def my_workers(self) -> tuple[int, int]:
+        """The cells of the two workers of the player to move."""
         colour = self.colour_of(self.turn)
         return self.workers[2 * colour], self.workers[2 * colour + 1]
 
@@ -661,6 +691,7 @@ class SantoriniState(State[SantoriniMove]):
 
     # -- text -----------------------------------------------------------------------------------
     def height_at(self, square: tuple[int, int]) -> int:
+        """The tower height on ``square`` (row, column): 0-3, 4 for a dome."""
         return height(self.levels, square[0] * SIZE + square[1])
 
     def __str__(self) -> str:
@@ -690,16 +721,7 @@ class SantoriniState(State[SantoriniMove]):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        squares = [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
-        if self.in_setup:
-            if len(squares) != 2:
-                raise NotationError(f"{text!r}: place two workers, like c3d4")
-            return Placement(min(squares), max(squares))
-        if len(squares) == 2:
-            return Turn(squares[0], squares[1], None)
-        if len(squares) != 3:
-            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
-        return Turn(squares[0], squares[1], squares[2])
+        return Placement.from_str(text) if self.in_setup else Turn.from_str(text)
 
 
 def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:

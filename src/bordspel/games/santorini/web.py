@@ -16,6 +16,7 @@ def _sq(cell: int) -> str:
 
 
 def move_parts(move: Placement | Turn) -> dict[str, Any]:
+    """The browser's clicks for ``move``: the two setup squares, or worker, target and build."""
     if isinstance(move, Placement):
         first, second = _sq(move.first), _sq(move.second)
         return {"paths": [[first, second], [second, first]]}

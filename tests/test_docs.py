@@ -1,0 +1,67 @@
+"""The documentation site: its examples run as doctests, and its pictures are drawn from positions."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bordspel import svg
+from bordspel.core import BordspelError, game_class
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+EXAMPLE_PAGES = [page for page in PAGES if ">>> " in page.read_text(encoding="utf-8")]
+
+
+def hooks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_guide_pages_have_examples() -> None:
+    names = {page.relative_to(DOCS).as_posix() for page in EXAMPLE_PAGES}
+    assert {"getting-started.md", "engine.md", "records.md", "adapters.md", "web.md"} <= names
+    assert {f"games/{game}.md" for game in ("hermit", "santorini", "quarto")} <= names
+
+
+@pytest.mark.parametrize("page", EXAMPLE_PAGES, ids=[p.relative_to(DOCS).as_posix() for p in EXAMPLE_PAGES])
+def test_page_examples(page: Path) -> None:
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+        result = doctest.testfile(str(page), module_relative=False, optionflags=flags)
+    finally:
+        os.chdir(old)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_pictures_are_drawn_from_positions() -> None:
+    markdown = 'Text\n\n![Start](bordspel:hermit "R../.../...")\n![Again](bordspel:hermit "R../.../...")\n'
+    text, drawn = hooks().pictures(markdown, "games/hermit.md")
+    expected = svg.render(game_class("hermit").from_str("R../.../..."))
+    (path, picture), *others = drawn.items()
+    assert not others and picture == expected and path.startswith("pictures/") and path.endswith(".svg")
+    assert text == f"Text\n\n![Start](../{path})\n![Again](../{path})\n"
+    assert hooks().pictures(markdown, "index.md")[0].count(f"]({path})") == 2
+
+
+def test_every_picture_in_the_pages_is_a_position() -> None:
+    module = hooks()
+    found = 0
+    for page in PAGES:
+        markdown = page.read_text(encoding="utf-8")
+        found += len(module.PICTURE.findall(markdown))
+        module.pictures(markdown, page.relative_to(DOCS).as_posix())
+    assert found >= 8
+    with pytest.raises(BordspelError):
+        module.pictures('![x](bordspel:hermit "RRR/Q")', "index.md")
