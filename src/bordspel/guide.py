@@ -20,19 +20,24 @@ Rules = Mapping[str, Mapping[str, Any]]
 
 
 def _no_clicks(state: Any, move: Any) -> dict[str, Any]:
+    """No prompts for the clicks of a move."""
     return {"steps": []}
 
 
 def _no_words(state: Any) -> dict[str, dict[str, str]]:
+    """No words of the game's own: the front end's plain prompts."""
     return {"en": {}, "nl": {}}
 
 
 def _no_colours(state: Any) -> list[str | None]:
+    """No seat colours."""
     return [None] * int(state.num_players)
 
 
 @dataclass(frozen=True)
 class Guide:
+    """What a front end tells a player about one game: prompts per click, seat colours, rules."""
+
     clicks: Callable[[Any, Any], dict[str, Any]] = _no_clicks
     """``clicks(state, move)``: ``steps`` (a prompt key per click), and optionally ``preview``
     ({squares, colour}: shown while pointing at the move's square) and ``slide`` ([i, j]: the

@@ -65,15 +65,18 @@ class Frame:
         return MARGIN + shown_col * self.cell, MARGIN + shown_row * self.cell
 
     def centre(self, row: float, col: float) -> tuple[float, float]:
+        """The (x, y) of the middle of the square's drawing."""
         shown_row, shown_col = self.place(row, col)
         return MARGIN + (shown_col + 0.5) * self.cell, MARGIN + (shown_row + 0.5) * self.cell
 
     @property
     def width(self) -> float:
+        """The drawing's width, margins included."""
         return 2 * MARGIN + self.cell * (self.rows if self.orientation in (90, 270) else self.cols)
 
     @property
     def height(self) -> float:
+        """The drawing's height, margins included."""
         return 2 * MARGIN + self.cell * (self.cols if self.orientation in (90, 270) else self.rows)
 
 

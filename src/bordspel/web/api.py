@@ -191,6 +191,7 @@ class Api:
         return JSONResponse(await run_in_threadpool(position_view, stored, ply))
 
     async def rules(self, request: Request) -> Response:
+        """A game's rules page (text per language and its pictures) as JSON."""
         game = str(request.path_params["game"])
         return JSONResponse(await run_in_threadpool(rules_view, game))
 

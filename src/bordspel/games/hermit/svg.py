@@ -48,6 +48,7 @@ def block(frame: Frame, move: HermitMove) -> list[str]:
 
 
 def draw(state: HermitState, options: Options, size: int) -> str:
+    """The Hermit board with its blocks, as an SVG document ``size`` pixels wide."""
     frame = Frame(state.n, state.n, CELL, options.orientation)
     body = board(frame, "#f6f1e7", "#d8cfbf")
     last = options.last_move if isinstance(options.last_move, HermitMove) else None

@@ -45,6 +45,8 @@ class Leaf:
 
 @dataclass(frozen=True)
 class LeafTask:
+    """One leaf of the split position for a worker: an exact search or a null-window test."""
+
     leaf: Leaf
     threshold: int | None
     """Test whether the leaf's win/draw/loss score (1, 0, -1) is at least this; None: its exact score."""
@@ -53,6 +55,8 @@ class LeafTask:
 
 @dataclass(frozen=True)
 class Searched:
+    """A worker's answer for one ``LeafTask``."""
+
     task: LeafTask
     value: int
     """The exact score, or 1 when the test holds and 0 when it fails."""

@@ -88,6 +88,7 @@ def _placed(move: object) -> int | None:
 
 
 def draw(state: QuartoState, options: Options, size: int) -> str:
+    """The Quarto board and the pieces still to give, as an SVG document ``size`` pixels wide."""
     frame = Frame(4, 4, CELL, options.orientation)
     colours = piece_colours(state)
     body = board(frame, "#e9dcc3", "#cbb894")

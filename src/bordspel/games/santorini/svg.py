@@ -89,6 +89,7 @@ def _moved(move: object) -> tuple[list[Square], dict[int, int | None]]:
 
 
 def draw(state: SantoriniState, options: Options, size: int) -> str:
+    """The Santorini board: tiers, domes and workers, as an SVG document ``size`` pixels wide."""
     frame = Frame(SIZE, SIZE, CELL, options.orientation)
     body = board(frame, "#bcd99a", "#9dbf7b")
     touched, arrived = _moved(options.last_move)
