@@ -1,0 +1,1 @@
+"""One package per game: engine, knowledge and front-end parts of each game."""

@@ -1,0 +1,1 @@
+"""Santorini: the engine, its god powers and the turn generator."""
