@@ -9,6 +9,7 @@ from bordspel.games.santorini import generator
 from bordspel.games.santorini.generator import Powers
 from bordspel.games.santorini.gods import GODS
 from bordspel.santorini import SantoriniState, Turn
+from tests.test_properties import walk
 
 NAMES = sorted(GODS)
 EXTENDING = {"apollo", "bia", "minotaur", "hermes", "zeus", "pan", "eros", "selene", "chaos", "circe"}
@@ -18,15 +19,10 @@ picks = st.lists(st.integers(min_value=0, max_value=10_000), min_size=4, max_siz
 seats = st.sampled_from([2, 3, 4])
 
 
-def walk(players: int, gods: list[str], picks: list[int]) -> list[SantoriniState]:
-    state = SantoriniState.initial(players=players, gods=",".join(gods), seed=picks[0])
-    states = [state]
-    for pick in picks:
-        moves = states[-1].legal_moves()
-        if not moves:
-            break
-        states.append(states[-1].apply(moves[pick % len(moves)]))
-    return [s for s in states if not s.in_setup]
+def walk_gods(players: int, gods: list[str], picks: list[int]) -> list[SantoriniState]:
+    """The positions after the setup along a game with these gods."""
+    start = SantoriniState.initial(players=players, gods=",".join(gods), seed=picks[0])
+    return [s for s in walk(start, picks) if isinstance(s, SantoriniState) and not s.in_setup]
 
 
 def without_gods(state: SantoriniState) -> SantoriniState:
@@ -43,7 +39,7 @@ def test_a_god_adds_base_turns_only_where_its_card_says(
     players: int, data: st.DataObject, picks: list[int]
 ) -> None:
     gods = data.draw(st.lists(st.sampled_from(NAMES), min_size=players, max_size=players, unique=True))
-    for state in walk(players, gods, picks):
+    for state in walk_gods(players, gods, picks):
         if state.is_over() or gods[state.turn] in EXTENDING:
             continue
         base = set(generator.table(without_gods(state)))
@@ -56,7 +52,7 @@ def test_every_legal_turn_applies_and_positions_round_trip(
     players: int, data: st.DataObject, picks: list[int]
 ) -> None:
     gods = data.draw(st.lists(st.sampled_from(NAMES), min_size=players, max_size=players, unique=True))
-    for state in walk(players, gods, picks):
+    for state in walk_gods(players, gods, picks):
         assert SantoriniState.from_str(state.to_str()) == state
         for move in state.legal_moves():
             assert state.move_from_str(move.to_str()) == move
