@@ -10,11 +10,12 @@ import functools
 from typing import Any
 
 from bordspel.core import State, square_name
+from bordspel.games.santorini.turns import GodTurn
 from bordspel.hermit import HermitMove, HermitState
 from bordspel.quarto import PieceSet, QuartoMove, QuartoState
 from bordspel.santorini import SIZE, Placement, SantoriniState, Turn, height
 
-__all__ = ["piece_glyph", "piece_legend", "render"]
+__all__ = ["notes", "piece_glyph", "piece_legend", "render"]
 
 RESET = "\x1b[0m"
 MARK = "\x1b[7m"
@@ -61,7 +62,20 @@ def _hermit(state: HermitState, last: Any = None, *, colour: bool = True) -> str
     return _framed(rows, 3)
 
 
+@functools.singledispatch
+def notes(state: State) -> str:
+    """What a player should know besides the board (Santorini: the god cards), or ""."""
+    return ""
+
+
+@notes.register
+def _santorini_notes(state: SantoriniState) -> str:
+    return "\n".join(state.god_cards())
+
+
 def _santorini_marks(last: Any) -> set[int]:
+    if isinstance(last, GodTurn):
+        return {cell for action in last.actions for cell in (action.source, action.target) if cell >= 0}
     if isinstance(last, Turn):
         return {last.source, last.target} | ({last.build} if last.build is not None else set())
     if isinstance(last, Placement):
@@ -85,7 +99,8 @@ def _santorini(state: SantoriniState, last: Any = None, *, colour: bool = True) 
             mark = f"{_WORKERS[(ord(worker) - 65) // 2 % 3]}{worker}" if worker else " "
             row.append(_marked(f"{_LEVELS[level]}{level}{mark}{_LEVELS[level]} {RESET}", cell in marks))
         rows.append(row)
-    return _framed(rows, 3)
+    gods = [f"{seat + 1} {(state.god_of(seat) or '-').capitalize()}" for seat in range(state.players)]
+    return _framed(rows, 3) + ("\n   gods: " + " · ".join(gods) if state.powers is not None else "")
 
 
 def piece_glyph(pieces: PieceSet, code: int, colour: bool = True) -> str:

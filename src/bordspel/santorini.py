@@ -428,6 +428,21 @@ class SantoriniState(State):
         """The name of ``seat``'s god, None without one."""
         return self.powers.gods[seat] or None if self.powers is not None else None
 
+    def god_cards(self) -> list[str]:
+        """Each seat's god with its card text (Chaos's face-up power too): for front ends."""
+        if self.powers is None:
+            return []
+        lines = []
+        for seat, (name, memo) in enumerate(zip(self.powers.gods, self.powers.memos)):
+            if not name:
+                lines.append(f"player {seat + 1}: no god")
+                continue
+            lines.append(f"player {seat + 1}: {name.capitalize()}: {GOD_TEXT[name]}")
+            if name == "chaos":
+                card = memo.split("/")[0]
+                lines.append(f"  face-up: {card.capitalize()}: {GOD_TEXT[card]}")
+        return lines
+
     # -- seats and colours ------------------------------------------------------------------
     @property
     def num_players(self) -> int:
@@ -1007,5 +1022,5 @@ def _hashable(move: Any) -> bool:
 
 from bordspel.games.santorini import generator  # noqa: E402  (the generator reads this module)
 from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
-from bordspel.games.santorini.gods import GODS, SIMPLE_GODS  # noqa: E402
+from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
 from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402
