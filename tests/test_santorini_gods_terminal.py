@@ -6,6 +6,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 from bordspel import ansi
 from bordspel.games.santorini.gods import GOD_TEXT
 from bordspel.play import Session
@@ -65,3 +67,23 @@ def test_bordspel_play_takes_gods_and_a_seed() -> None:
     assert done.returncode == 0 and "Traceback" not in done.stderr
     gods = SantoriniState.initial(gods="random", seed=4).god_cards()
     assert all(line in done.stdout for line in gods)
+
+
+def test_the_web_app_starts_god_games_and_describes_god_turns() -> None:
+    from bordspel.options import BadOption
+    from bordspel.web.options import start_state
+    from bordspel.web.views import move_parts
+
+    state = start_state("santorini", {"gods": "atlas,pan", "players": 2})
+    assert isinstance(state, SantoriniState) and state.god_of(0) == "atlas"
+    parts = move_parts(SantoriniState.from_str(START.format("atlas,pan")).move_from_str("b3a3+a2*"))
+    assert parts == {
+        "kind": "actions",
+        "actions": [
+            {"kind": "move", "source": "b3", "target": "a3"},
+            {"kind": "dome", "source": None, "target": "a2"},
+        ],
+    }
+    for bad in ("zeus,zorro", 3, "x" * 100):
+        with pytest.raises(BadOption):
+            start_state("santorini", {"gods": bad})

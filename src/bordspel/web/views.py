@@ -13,6 +13,7 @@ from typing import Any
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.core import Outcome, State, available_games, game_class, square_name
+from bordspel.games.santorini.turns import GodTurn
 from bordspel.hermit import HermitMove
 from bordspel.quarto import QuartoMove
 from bordspel.santorini import SIZE, Placement, Turn
@@ -46,6 +47,16 @@ def _placement(move: Placement) -> dict[str, Any]:
 @move_parts.register
 def _turn(move: Turn) -> dict[str, Any]:
     return {"kind": "turn", "source": _sq(move.source), "target": _sq(move.target), "build": _sq(move.build)}
+
+
+@move_parts.register
+def _god_turn(move: GodTurn) -> dict[str, Any]:
+    """A Santorini god turn: its actions in order (a move has ``source``, every action ``target``)."""
+    actions = [
+        {"kind": a.kind, "source": _sq(a.source if a.source >= 0 else None), "target": _sq(a.target)}
+        for a in move.actions
+    ]
+    return {"kind": "actions", "actions": actions}
 
 
 @move_parts.register
