@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bordspel.conformance import check
 from bordspel.games.santorini import generator
 from bordspel.games.santorini.generator import Powers
 from bordspel.games.santorini.gods import GODS
@@ -63,3 +65,8 @@ def test_every_legal_turn_applies_and_positions_round_trip(
                 "circe",
             )
             assert SantoriniState.from_str(after.to_str()) == after
+
+
+@pytest.mark.parametrize("pair", [NAMES[i : i + 2] for i in range(0, len(NAMES), 2)], ids="-".join)
+def test_every_god_passes_the_conformance_check(pair: list[str]) -> None:
+    check(SantoriniState.initial(gods=",".join(pair), seed=1), games=1, seed=2)
