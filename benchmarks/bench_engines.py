@@ -12,9 +12,9 @@ import random
 import time
 from collections.abc import Callable
 
-from bordspel import santorini_batch
 from bordspel._native import backend
 from bordspel.core import State, new_game
+from bordspel.games.santorini import batch as santorini_batch
 from bordspel.santorini import SantoriniState
 
 

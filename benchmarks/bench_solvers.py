@@ -18,8 +18,8 @@ import statistics
 import time
 
 from bordspel._native import load
-from bordspel.ai.hermit_solve import solve_empty
-from bordspel.ai.quarto import CompiledQuartoSolver, PureQuartoSolver, random_choice_position
+from bordspel.games.hermit.solve import solve_empty
+from bordspel.games.quarto.ai import CompiledQuartoSolver, PureQuartoSolver, random_choice_position
 
 
 def bench_quarto(placed: int, count: int, solver: type[PureQuartoSolver]) -> None:

@@ -14,8 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from bordspel.ai.players import AlphaBetaPlayer
-from bordspel.ai.santorini import Weights, make_evaluation, order
 from bordspel.core import new_game
+from bordspel.games.santorini.ai import Weights, make_evaluation, order
 
 BASE = Weights()
 VARIANTS = {

@@ -17,3 +17,14 @@ def piece_file(tmp_path: Path) -> Path:
     path = tmp_path / "stukken.txt"
     path.write_text(PIECE_FILE, encoding="utf-8")
     return path
+
+
+def _register_test_games() -> None:
+    """Tic-tac-toe, from outside ``src/``: every per-game test then runs it too (see variants.py)."""
+    from bordspel.core import register_game
+    from tests.tictactoe import SPEC
+
+    register_game(SPEC)
+
+
+_register_test_games()

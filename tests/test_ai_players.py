@@ -16,13 +16,9 @@ from bordspel.ai.search import WIN, Searcher
 from bordspel.core import BordspelError, State, new_game
 from bordspel.record import Game
 
-GAMES = [
-    ("hermit", {"size": 4}),
-    ("santorini", {}),
-    ("santorini", {"players": 3}),
-    ("santorini", {"players": 4}),
-    ("quarto", {}),
-]
+from .variants import IDS
+from .variants import VARIANTS as GAMES
+
 PLAYERS = [
     "random",
     "greedy",
@@ -44,7 +40,7 @@ def play(game: str, options: dict[str, Any], specs: list[str], seed: int) -> lis
     return [m.to_str() for m in record.moves]
 
 
-@pytest.mark.parametrize("game, options", GAMES, ids=[f"{g}-{o}" for g, o in GAMES])
+@pytest.mark.parametrize("game, options", GAMES, ids=IDS)
 @pytest.mark.parametrize("spec", PLAYERS)
 def test_players_play_legal_moves_and_repeat_under_a_seed(
     game: str, options: dict[str, Any], spec: str

@@ -8,13 +8,19 @@ import random
 import pytest
 
 from bordspel.ai import make_player
-from bordspel.ai import quarto as quarto_ai
-from bordspel.ai.hermit import GrundySolver, MirrorPlayer
-from bordspel.ai.hermit_proof import ProofSolver
-from bordspel.ai.hermit_solve import solve_empty
-from bordspel.ai.quarto import WIN, PureQuartoSolver, QuartoSolver, board_symmetries, random_choice_position
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
+from bordspel.games.hermit.ai import GrundySolver, MirrorPlayer
+from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.solve import solve_empty
+from bordspel.games.quarto import ai as quarto_ai
+from bordspel.games.quarto.ai import (
+    WIN,
+    PureQuartoSolver,
+    QuartoSolver,
+    board_symmetries,
+    random_choice_position,
+)
 from bordspel.hermit import HermitState
 from bordspel.quarto import LINES, SQUARES_2X2
 from bordspel.record import Game

@@ -11,6 +11,8 @@ import pytest
 from bordspel.cli import main
 from bordspel.record import Game
 
+from .variants import IDS, VARIANTS
+
 
 def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "hermit", "2", "-o", "size=5"]) == 0
@@ -24,11 +26,10 @@ def test_perft_from_a_position(capsys: pytest.CaptureFixture[str]) -> None:
     assert "depth 1: 68 " in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(
-    "game, option", [("hermit", "size=4"), ("santorini", "players=3"), ("quarto", "advanced=yes")]
-)
-def test_demo(game: str, option: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", game, "-o", option, "--seed", "4", "--plain"]) == 0
+@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+def test_demo(game: str, options: dict[str, object], capsys: pytest.CaptureFixture[str]) -> None:
+    flags = [word for key, value in options.items() for word in ("-o", f"{key}={value}")]
+    assert main(["demo", game, *flags, "--seed", "4", "--plain"]) == 0
     assert "result " in capsys.readouterr().out
 
 

@@ -15,18 +15,25 @@ from bordspel.core import game_class, new_game
 from bordspel.play import Session, seats_for
 from bordspel.record import Game
 
-GAMES = [
-    ("hermit", ["size=3"]),
-    ("santorini", []),
-    ("santorini", ["players=3"]),
-    ("quarto", ["advanced=yes"]),
-]
+from .variants import VARIANTS
+
+PLUGIN_CLI = Path(__file__).parent / "plugin_cli.py"
+
+
+def _words(options: dict[str, object]) -> list[str]:
+    return [
+        f"{key}={('yes' if value else 'no') if isinstance(value, bool) else value}"
+        for key, value in options.items()
+    ]
+
+
+GAMES = [(game, _words(options)) for game, options in VARIANTS]
 
 
 def bordspel(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "bordspel", *args],
+        [sys.executable, str(PLUGIN_CLI), *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -84,7 +91,7 @@ def test_hotseat_with_mistakes_and_commands(game: str, options: list[str], tmp_p
     lines += [f"save {tmp_path / 'game.txt'}", "quit"]
     flags = [flag for option in options for flag in ("-o", option)]
     done = subprocess.run(
-        [sys.executable, "-m", "bordspel", "play", game, *flags, "--hotseat", "--plain"],
+        [sys.executable, str(PLUGIN_CLI), "play", game, *flags, "--hotseat", "--plain"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bordspel._native import load
-from bordspel.ai.hermit import GrundySolver, regions
-from bordspel.ai.hermit_proof import ProofSolver
-from bordspel.ai.hermit_solve import first_move_classes, read_results, solve_empty
+from bordspel.games.hermit.ai import GrundySolver, regions
+from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.solve import first_move_classes, read_results, solve_empty
 from bordspel.hermit import HermitMove, HermitState, geometry
 from tests.test_ai_solvers import hermit_wins, reachable
 
@@ -170,7 +170,7 @@ def test_solve_resumes_from_its_results_file(tmp_path: Path) -> None:
 
 def test_solve_splits_first_moves_over_worker_processes() -> None:
     from bordspel.ai.arena import ProcessBackend
-    from bordspel.ai.hermit_solve import settle
+    from bordspel.games.hermit.solve import settle
 
     report = solve_empty(3, run=lambda tasks: ProcessBackend(2).run(settle, tasks))
     assert report.first_player_wins and {m.to_str() for m in report.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}

@@ -20,7 +20,9 @@ from bordspel import new_game
 from bordspel._native import load
 from bordspel.ai import make_player
 from bordspel.ai.mcts import random_playout
-from bordspel.ai.quarto import (
+from bordspel.ai.search import OutOfTime
+from bordspel.cli import main
+from bordspel.games.quarto.ai import (
     KNOWLEDGE,
     CompiledQuartoSolver,
     PureQuartoSolver,
@@ -28,8 +30,6 @@ from bordspel.ai.quarto import (
     playout,
     random_choice_position,
 )
-from bordspel.ai.search import OutOfTime
-from bordspel.cli import main
 from bordspel.quarto import QuartoMove, QuartoState
 
 
@@ -231,3 +231,18 @@ def test_version_names_the_backend(
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.strip() == "bordspel 0.1.0 (pure)"
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_window_searches_bound_the_value_as_the_reference(advanced: bool) -> None:
+    for seed in range(6):
+        board, available = position(9, 300 + seed, advanced)
+        piece = -1 if seed % 2 else random.Random(seed).choice([p for p in range(16) if available >> p & 1])
+        rest = available if piece < 0 else available & ~(1 << piece)
+        exact = PureQuartoSolver(advanced).search(board, piece, rest, -2, 2)
+        for alpha, beta in ((-1, 0), (0, 1), (-1, 1)):
+            got = CompiledQuartoSolver(advanced).search(board, piece, rest, alpha, beta)
+            assert got == PureQuartoSolver(advanced).search(board, piece, rest, alpha, beta)
+            assert (got >= beta) == (exact >= beta) and (got <= alpha) == (exact <= alpha)
+            if alpha < exact < beta:
+                assert got == exact

@@ -12,11 +12,11 @@ from types import ModuleType
 
 import pytest
 
-from bordspel import santorini_batch
 from bordspel.ai.registry import knowledge, make_player
 from bordspel.core import BordspelError
+from bordspel.games.santorini import batch as santorini_batch
+from bordspel.games.santorini.batch import SplitMix64, pure_random_games
 from bordspel.santorini import Placement, SantoriniState, Turn, random_games
-from bordspel.santorini_batch import SplitMix64, pure_random_games
 
 VARIANTS = [
     {"players": 2},

@@ -12,19 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bordspel.core import new_game
+from bordspel.core import available_games, new_game
 from bordspel.rl.codecs import codec_for
 
-VARIANTS = [
-    ("hermit", {"size": 3}),
-    ("hermit", {"size": 5}),
-    ("santorini", {}),
-    ("santorini", {"players": 3}),
-    ("santorini", {"players": 4, "finite_supply": True}),
-    ("quarto", {}),
-    ("quarto", {"advanced": True}),
-]
-IDS = [f"{g}-{o}" for g, o in VARIANTS]
+from .variants import IDS, VARIANTS
 
 
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
@@ -51,7 +42,7 @@ def dict_observations_known(monkeypatch: pytest.MonkeyPatch) -> None:
     for any dict observation outside its built-in lists; every other warning stays an error.
     """
     module = importlib.import_module("pettingzoo.test.api_test")
-    names = [f"bordspel_{game}_v0" for game in ("hermit", "santorini", "quarto")]
+    names = [f"bordspel_{game}_v0" for game in available_games()]
     for known in ("env_obs_dicts", "env_obs_space"):
         monkeypatch.setattr(module, known, [*getattr(module, known), *names])
 

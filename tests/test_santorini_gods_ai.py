@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bordspel.ai.registry import make_player
-from bordspel.ai.santorini import god_threats
+from bordspel.games.santorini.ai import god_threats
 from bordspel.games.santorini.gods import GODS
 from bordspel.santorini import SantoriniState
 

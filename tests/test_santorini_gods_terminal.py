@@ -70,20 +70,14 @@ def test_bordspel_play_takes_gods_and_a_seed() -> None:
 
 
 def test_the_web_app_starts_god_games_and_describes_god_turns() -> None:
+    from bordspel.games.santorini.web import move_parts
     from bordspel.options import BadOption
     from bordspel.web.options import start_state
-    from bordspel.web.views import move_parts
 
     state = start_state("santorini", {"gods": "atlas,pan", "players": 2})
     assert isinstance(state, SantoriniState) and state.god_of(0) == "atlas"
     parts = move_parts(SantoriniState.from_str(START.format("atlas,pan")).move_from_str("b3a3+a2*"))
-    assert parts == {
-        "kind": "actions",
-        "actions": [
-            {"kind": "move", "source": "b3", "target": "a3"},
-            {"kind": "dome", "source": None, "target": "a2"},
-        ],
-    }
+    assert parts == {"paths": [["square:b3", "square:a3", "square:a2"]]}
     for bad in ("zeus,zorro", 3, "x" * 100):
         with pytest.raises(BadOption):
             start_state("santorini", {"gods": bad})

@@ -4,6 +4,7 @@ progress lines, and the arena's refusals and Elo bounds."""
 from __future__ import annotations
 
 import io
+import signal
 import sys
 
 import pexpect
@@ -19,9 +20,20 @@ from bordspel.quarto import QuartoState
 LEGEND = "▲ tall, ▽ short"
 
 
+def _interrupts_as_in_a_terminal() -> None:
+    """A shell without job control starts background jobs ignoring Ctrl-C, and Python keeps an
+    ignored SIGINT ignored: give the child a person's terminal whoever started the tests."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     return pexpect.spawn(
-        sys.executable, ["-m", "bordspel", *args], encoding="utf-8", timeout=60, dimensions=(50, 160)
+        sys.executable,
+        ["-m", "bordspel", *args],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 160),
+        preexec_fn=_interrupts_as_in_a_terminal,
     )
 
 

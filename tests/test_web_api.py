@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from bordspel.core import available_games
 from bordspel.record import Game
 from bordspel.web.app import create_app
 
@@ -42,7 +43,7 @@ def act(client: TestClient, game: dict[str, Any], seat: int | None, action: str,
 
 def test_meta_and_pages(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
-    assert set(meta["games"]) == {"hermit", "quarto", "santorini"}
+    assert set(meta["games"]) == set(available_games())
     assert meta["games"]["santorini"]["options"] == {"players": 2, "finite_supply": False}
     assert meta["games"]["hermit"]["limits"]["size"] == {"min": 1, "max": 16}
     assert "<form" in client.get("/").text

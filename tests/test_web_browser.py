@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bordspel.web.app import create_app
 from tests.live import serving
+from tests.variants import FIRST_IDS, FIRSTS
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
@@ -73,7 +74,7 @@ def click_until_over(page: Page, game: str, limit: int = 200) -> str:
             return status
         if "(person, you) to move" in status:
             targets = page.locator("#board .target")
-            if targets.count() == 0 and game == "hermit":
+            if targets.count() == 0:
                 for choice in page.locator("#toolbar button:not([disabled])").all():
                     choice.click()
                     if targets.count():
@@ -84,10 +85,7 @@ def click_until_over(page: Page, game: str, limit: int = 200) -> str:
     raise AssertionError(f"the game did not end within {limit} steps: {page.text_content('#status')}")
 
 
-@pytest.mark.parametrize(
-    "game, options",
-    [("hermit", {"size": 3}), ("santorini", {"players": 2}), ("quarto", {"advanced": False})],
-)
+@pytest.mark.parametrize("game, options", FIRSTS, ids=FIRST_IDS)
 def test_play_a_whole_game_by_clicking(
     browser: Browser, base_url: str, game: str, options: dict[str, object]
 ) -> None:

@@ -11,7 +11,12 @@ each language; ``bordspel.core`` the game protocol shared by the engines.
 
 from __future__ import annotations
 
-from bordspel import quarto
+from typing import Any, Literal, overload
+
+from bordspel import (
+    core,
+    quarto,  # the facade package: the Quarto engine module, callable
+)
 from bordspel.core import (
     BordspelError,
     IllegalMoveError,
@@ -20,13 +25,30 @@ from bordspel.core import (
     State,
     available_games,
     game_class,
-    new_game,
     perft,
 )
 from bordspel.en import Hermit
+from bordspel.games.hermit.engine import HermitState
+from bordspel.games.quarto.engine import QuartoState
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.nl import Kluizenaar, Santorini, lees_stukken, maak_rooster, stuk_eigenschappen
 
 __version__ = "0.1.0"
+
+
+@overload
+def new_game(name: Literal["hermit"], **options: Any) -> HermitState: ...
+@overload
+def new_game(name: Literal["quarto"], **options: Any) -> QuartoState: ...
+@overload
+def new_game(name: Literal["santorini"], **options: Any) -> SantoriniState: ...
+@overload
+def new_game(name: str, **options: Any) -> State: ...
+def new_game(name: str, **options: Any) -> State:
+    """The starting position of the game registered under ``name`` (``bordspel.core.new_game``);
+    type checkers see the built-in games' own state classes, e.g. ``HermitState`` for ``"hermit"``."""
+    return core.new_game(name, **options)
+
 
 __all__ = [
     "BordspelError",

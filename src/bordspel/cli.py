@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import inspect
 import random
 import socket
@@ -13,8 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bordspel.core import BordspelError, Move, State, available_games, game_class
-from bordspel.progress import ProgressLine
+from bordspel.core import BordspelError, Move, State, available_games, game_class, game_part, part_path
 
 __all__ = ["main"]
 
@@ -141,73 +139,18 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve_hermit(args: argparse.Namespace) -> None:
-    from bordspel.ai.arena import BACKENDS
-    from bordspel.ai.hermit_solve import settle, solve_empty, table_bits
-
-    try:
-        size = int(args.target)
-    except ValueError:
-        raise BordspelError(f"solve hermit takes a board size, like 4, not {args.target!r}") from None
-
-    line = ProgressLine()
-
-    def progress(done: int, total: int, examined: int, seconds: float) -> None:
-        line.update(f"first moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s")
-
-    run = None
-    if args.backend == "ray" or (args.workers or 1) > 1:
-        address = {"address": args.address} if args.address else {}
-        run = functools.partial(BACKENDS[args.backend](args.workers, **address).run, settle)
-    results = Path(args.results) if args.results else None
-    bits = table_bits(args.memory)
-    report = solve_empty(size, progress, args.first, run=run, results=results, bits=bits)
-    line.close()
-    winner = "the first player" if report.first_player_wins else "the second player"
-    grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
-    print(f"Hermit {size}x{size}: {winner} wins{grundy}")
-    moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
-    print(f"winning first moves ({len(report.winning_moves)} of {report.moves} tried): {moves}")
-    print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
-
-
-def solve_quarto(args: argparse.Namespace) -> None:
-    from bordspel.ai.quarto import CompiledQuartoSolver, QuartoSolver
-    from bordspel.quarto import QuartoState
-
-    state = QuartoState.from_str(args.target)
-    if state.is_over():
-        raise BordspelError("the game in that position is over")
-    started = time.perf_counter()
-    solver = QuartoSolver(state.advanced)
-    if isinstance(solver, CompiledQuartoSolver) and args.table_bits:
-        solver = CompiledQuartoSolver(state.advanced, max_table_bits=args.table_bits)
-
-    def progress(nodes: int) -> None:
-        line = f"\rpositions examined {nodes:,}, {time.perf_counter() - started:.0f} s"
-        print(line, end="", file=sys.stderr, flush=True)
-
-    solver.progress = progress
-    board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
-    available = sum(1 << p for p in state.available())
-    if state.hand < 0:
-        solution = solver.solve_choice(board, available)
-    else:
-        solution = solver.solve_placement(board, state.hand, available)
-    move = solver.best_move(state)
-    if solution.nodes >= 1 << 16:
-        print(file=sys.stderr)
-    who = f"player {state.to_move + 1}"
-    placements = f"{solution.distance} placement{'' if solution.distance == 1 else 's'}"
-    print(f"{who} to move: {solution.result} in {placements}; best move {move.to_str()}")
-    print(f"positions examined: {solution.nodes:,}; time {solution.seconds:.2f} s")
-
-
-SOLVERS = {"hermit": solve_hermit, "quarto": solve_quarto}
+def solvable_games() -> list[str]:
+    """The games whose GameSpec has an exact solver for ``bordspel solve``."""
+    return [name for name in available_games() if part_path(name, "solver") is not None]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    SOLVERS[args.game](args)
+    solve = game_part(args.game, "solver")
+    if solve is None:
+        raise BordspelError(
+            f"there is no exact solver for {args.game}: {', '.join(solvable_games())} have one"
+        )
+    solve(args)
     return 0
 
 
@@ -352,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser(
         "solve", help="solve exactly: bordspel solve hermit N, or bordspel solve quarto POSITION"
     )
-    solve.add_argument("game", choices=sorted(SOLVERS))
+    solve.add_argument("game", choices=solvable_games())
     solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
     solve.add_argument(
         "--first", action="store_true", help="hermit: stop at the first winning first move (the centre first)"
@@ -362,15 +305,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="B",
-        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24, the most used)",
+        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24), per worker",
     )
     solve.add_argument(
-        "--workers", type=int, default=1, help="hermit: worker processes (or Ray tasks) for the first moves"
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (or Ray tasks): hermit's first moves, quarto's positions a few moves on",
     )
     solve.add_argument(
-        "--backend", choices=["local", "ray"], default="local", help="hermit: local processes or Ray tasks"
+        "--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks"
     )
-    solve.add_argument("--address", help="hermit with --backend ray: the address of an existing Ray cluster")
+    solve.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
     solve.add_argument(
         "--results", metavar="FILE", help="hermit: append each settled first move to FILE, and resume from it"
     )

@@ -1,6 +1,6 @@
 """The shared game protocol: states, moves, outcomes, errors and the registry of games.
 
-Every engine (``hermit``, ``santorini``, ``quarto``) implements :class:`State`. Search,
+Every engine (each in its package under ``bordspel.games``) implements :class:`State`. Search,
 front ends and adapters only use this protocol and look games up in the registry, so they
 never branch on a game's name.
 """
@@ -8,20 +8,28 @@ never branch on a game's name.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import functools
 import importlib
+import importlib.util
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar  # the type checker's, for PEP 696 defaults
+
     from bordspel.options import OptionLimit
+else:
+    from typing import TypeVar
 
 __all__ = [
     "MAX_MOVE_TEXT",
     "MAX_POSITION_TEXT",
     "BordspelError",
+    "GameSpec",
+    "Grid",
     "IllegalMoveError",
     "Move",
     "NotationError",
@@ -30,8 +38,12 @@ __all__ = [
     "available_games",
     "check_text",
     "game_class",
+    "game_part",
+    "game_spec",
+    "load",
     "new_game",
     "parse_square",
+    "part_path",
     "perft",
     "register_game",
     "square_name",
@@ -62,6 +74,15 @@ class Move(Protocol):
     """What every game's move offers: a round-tripping text form."""
 
     def to_str(self) -> str: ...
+
+
+@runtime_checkable
+class Grid(Protocol):
+    """A position drawn on a grid: what the generic pictures and observations read."""
+
+    def grid(self) -> Sequence[str]:
+        """The rows, one character a square (``.`` for an empty one)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -95,13 +116,21 @@ class Outcome:
 
 
 S = TypeVar("S", bound="State")
+# A game's move type. A bare ``State`` or ``Player`` means any move: the default (PEP 696) is
+# given to type checkers only, as ``typing.TypeVar`` takes ``default`` from Python 3.13 on.
+if TYPE_CHECKING:
+    MoveT = TypeVar("MoveT", default=Any)
+else:
+    MoveT = TypeVar("MoveT")
 
 
-class State(abc.ABC):
+class State(abc.ABC, Generic[MoveT]):
     """An immutable, hashable game position with the player to move.
 
     Subclasses implement the abstract methods; the template methods here give every game
-    the same checked interface (``apply``, ``play``, ``parse_move``) written once.
+    the same checked interface (``apply``, ``play``, ``parse_move``) written once. A game
+    names its move type, ``class HermitState(State[HermitMove])``, so that type checkers
+    check the moves going in and out.
     """
 
     __slots__ = ()
@@ -160,11 +189,11 @@ class State(abc.ABC):
         """The seat (0-based) whose turn it is."""
 
     @abc.abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """All legal moves; empty when the game is over."""
 
     @abc.abstractmethod
-    def apply_unchecked(self: S, move: Any) -> S:
+    def apply_unchecked(self: S, move: MoveT) -> S:
         """The position after ``move``, which must be legal (the fast path for search)."""
 
     @abc.abstractmethod
@@ -180,23 +209,23 @@ class State(abc.ABC):
     def from_str(cls: type[S], text: str) -> S: ...
 
     @abc.abstractmethod
-    def move_from_str(self, text: str) -> Any:
+    def move_from_str(self, text: str) -> MoveT:
         """Read a move's text form without checking legality (raises NotationError)."""
 
     # -- template methods ----------------------------------------------------------------
     def is_over(self) -> bool:
         return self.outcome() is not None
 
-    def is_legal(self, move: Any) -> bool:
+    def is_legal(self, move: MoveT) -> bool:
         return move in self.legal_moves()
 
-    def why_illegal(self, move: Any) -> str:
+    def why_illegal(self, move: MoveT) -> str:
         """A sentence saying why ``move`` is refused (only called for illegal moves)."""
         if self.is_over():
             return "the game is over"
         return f"{_move_text(move)} is not a legal move in this position"
 
-    def apply(self: S, move: Any) -> S:
+    def apply(self: S, move: MoveT) -> S:
         """The position after ``move``; raises IllegalMoveError and changes nothing if refused."""
         if not self.is_legal(move):
             raise IllegalMoveError(self._refusal(move))
@@ -208,7 +237,7 @@ class State(abc.ABC):
             return f"apply() takes a move object, not the text {shown!r}: play() and parse_move() read text"
         return self.why_illegal(move)
 
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> MoveT:
         """Read a move and check that it is legal here."""
         move = self.move_from_str(check_text(text, MAX_MOVE_TEXT, "a move"))
         if not self.is_legal(move):
@@ -219,7 +248,7 @@ class State(abc.ABC):
         """The position after the move written as ``text``."""
         return self.apply_unchecked(self.parse_move(text))
 
-    def random_move(self, rng: random.Random) -> Any:
+    def random_move(self, rng: random.Random) -> MoveT:
         """A uniformly random legal move."""
         moves = self.legal_moves()
         if not moves:
@@ -333,35 +362,143 @@ def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:
 
 
 # -- registry --------------------------------------------------------------------------
-_GAMES: dict[str, str] = {
-    "hermit": "bordspel.hermit:HermitState",
-    "santorini": "bordspel.santorini:SantoriniState",
-    "quarto": "bordspel.quarto:QuartoState",
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything bordspel knows of one game, and the only place that names its parts.
+
+    Parts are ``"module:attribute"`` paths, imported when first used, so the registry stays
+    light. A part left out is looked for in the game's ``package`` by its conventional name
+    (:data:`PART_MODULES`: ``<package>.ai:KNOWLEDGE``, ``<package>.svg:render``, ...), and
+    failing that gets the generic default (a picture of ``grid()``, a codec of the start
+    position's moves, click-to-choose move parts, players without game knowledge).
+    """
+
+    name: str
+    state: str
+    """The state class, e.g. ``"bordspel.games.hermit.engine:HermitState"``."""
+    package: str | None = None
+    """The package whose modules give the parts not named here (see :data:`PART_MODULES`)."""
+    knowledge: str | None = None
+    """The players' knowledge (``bordspel.ai.registry.Knowledge``): evaluation, solver, levels."""
+    codec: str | None = None
+    """The RL action codec (``bordspel.rl.codecs.Codec``)."""
+    svg: str | None = None
+    """``render(state, size, interactive) -> str``: the SVG picture."""
+    ansi: str | None = None
+    """``render(state, last, *, colour) -> str``: the terminal picture."""
+    move_parts: str | None = None
+    """``move_parts(move) -> dict``: a move's click paths and choices for the browser."""
+    solver: str | None = None
+    """``solve(args)``: ``bordspel solve <game>`` (the arguments of the CLI)."""
+    parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """Default options as OpenSpiel parameters."""
+    players: tuple[int, int] | None = None
+    """The fewest and most seats (``None``: the start position's seat count)."""
+    max_length: Callable[[Mapping[str, Any]], int] | None = None
+    """The longest game in plies for these options (``None``: unknown, a large bound); a
+    module-level function, so that the spec pickles (worker processes get the registry)."""
+    pieces: str = ""
+    """The characters of ``grid()`` that the generic observation gives a plane each."""
+    variants: tuple[Mapping[str, Any], ...] = ({},)
+    """Option sets that show the game's variety: the tests and tools run every game in each."""
+    choices: tuple[tuple[str, tuple[tuple[str, str, str | None], ...]], ...] = ()
+    """Browser toolbar groups ``(key, ((value, label, swatch colour or None), ...))``: a move whose
+    parts name ``choices`` is offered only while the toolbar shows those values."""
+
+
+PART_MODULES = {
+    "knowledge": "ai:KNOWLEDGE",
+    "codec": "codec:CODEC",
+    "svg": "svg:render",
+    "ansi": "ansi:render",
+    "move_parts": "web:move_parts",
+    "solver": "cli:solve",
 }
+"""Where a game's package keeps each part by convention (module in the package : attribute)."""
 
 
-def register_game(name: str, path: str) -> None:
-    """Register a game class, given as ``"module:Class"`` (imported when first used)."""
-    _GAMES[name] = path
+def load(path: str) -> Any:
+    """The object named by ``"module:attribute"``."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+_GAMES: dict[str, GameSpec] = {}
+_BUILT_IN = "bordspel.games"
+ENTRY_POINTS = "bordspel.games"
+"""The entry-point group another package adds games with (each entry loads a ``GameSpec``)."""
+
+
+def register_game(spec: GameSpec | str, path: str | None = None) -> None:
+    """Register a game: a ``GameSpec``, or a name and its state class as ``"module:Class"``."""
+    if isinstance(spec, str):
+        if path is None:
+            raise BordspelError("register_game(name, path) takes the state class as 'module:Class'")
+        spec = GameSpec(spec, path)
+    _registry()[spec.name] = spec
+
+
+@functools.cache
+def _discovered() -> None:
+    """Fill the registry: the packages in ``bordspel.games``, then the entry points."""
+    import pkgutil
+    from importlib.metadata import entry_points
+
+    games = importlib.import_module(_BUILT_IN)
+    for found in pkgutil.iter_modules(games.__path__):
+        spec = getattr(importlib.import_module(f"{_BUILT_IN}.{found.name}"), "SPEC", None)
+        if isinstance(spec, GameSpec):
+            _GAMES.setdefault(spec.name, spec)
+    for entry in entry_points(group=ENTRY_POINTS):
+        spec = entry.load()
+        if isinstance(spec, GameSpec):
+            _GAMES.setdefault(spec.name, spec)
+
+
+def _registry() -> dict[str, GameSpec]:
+    _discovered()
+    return _GAMES
 
 
 def available_games() -> list[str]:
-    return sorted(_GAMES)
+    return sorted(_registry())
+
+
+def game_spec(name: str) -> GameSpec:
+    """The registered ``GameSpec`` of ``name``."""
+    try:
+        return _registry()[name.lower()]
+    except KeyError:
+        raise BordspelError(f"unknown game {name!r}: choose one of {', '.join(available_games())}") from None
 
 
 def game_class(name: str) -> type[State]:
     """The state class registered under ``name``."""
-    try:
-        module, _, cls = _GAMES[name.lower()].partition(":")
-    except KeyError:
-        raise BordspelError(f"unknown game {name!r}: choose one of {', '.join(available_games())}") from None
-    found: type[State] = getattr(importlib.import_module(module), cls)
+    found: type[State] = load(game_spec(name).state)
     return found
 
 
 def new_game(name: str, **options: Any) -> State:
     """The starting position of the game registered under ``name``."""
     return game_class(name).initial(**options)
+
+
+def game_part(name: str, part: str) -> Any:
+    """The part ``part`` of game ``name`` (a field of its GameSpec, or its package's module by
+    convention), or ``None`` when it has none."""
+    path = part_path(name, part)
+    return None if path is None else load(path)
+
+
+def part_path(name: str, part: str) -> str | None:
+    """Where the part ``part`` of game ``name`` is (``"module:attribute"``), without importing it."""
+    spec = game_spec(name)
+    path: str | None = getattr(spec, part)
+    if path is not None or spec.package is None:
+        return path
+    module, _, attribute = PART_MODULES[part].partition(":")
+    found = importlib.util.find_spec(f"{spec.package}.{module}")
+    return None if found is None else f"{spec.package}.{module}:{attribute}"
 
 
 def iter_bits(mask: int) -> Iterator[int]:

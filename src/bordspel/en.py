@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bordspel.core import BordspelError
-from bordspel.hermit import HermitMove, HermitState, block_squares
-from bordspel.quarto import characteristic_table, grid_of, piece_properties, quarto_lines
-from bordspel.santorini import DIRECTIONS, SantoriniBoard
+from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
+from bordspel.games.quarto.engine import characteristic_table, grid_of, piece_properties, quarto_lines
+from bordspel.games.santorini.engine import DIRECTIONS, SantoriniBoard
 
 __all__ = ["Hermit", "Santorini", "make_grid", "piece_properties", "quarto", "read_pieces"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bordspel import en
-from bordspel.quarto import characteristic_table, grid_of, piece_properties, quarto_lines
+from bordspel.games.quarto.engine import characteristic_table, grid_of, piece_properties, quarto_lines
 
 __all__ = ["Kluizenaar", "Santorini", "lees_stukken", "maak_rooster", "quarto", "stuk_eigenschappen"]
 

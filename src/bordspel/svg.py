@@ -1,7 +1,8 @@
 """SVG pictures of positions: ``svg.render(state)`` returns an SVG document as a string.
 
-One drawing function per game, chosen by the state's type (``functools.singledispatch``), so
-games register their picture here without any branching on names. Jupyter shows states
+One drawing function per game: its GameSpec's ``svg`` part, or one registered here by the
+state's type (``functools.singledispatch``); a game with neither is drawn by
+``bordspel.svg_grid`` from its ``grid()``. Jupyter shows states
 through ``State._repr_svg_``, which imports this module only when asked.
 """
 
@@ -10,10 +11,10 @@ from __future__ import annotations
 import functools
 from html import escape
 
-from bordspel.core import State, square_name
-from bordspel.hermit import HermitState
-from bordspel.quarto import QuartoState
-from bordspel.santorini import SIZE, SantoriniState, height
+from bordspel.core import State, game_part, square_name
+from bordspel.games.hermit.engine import HermitState
+from bordspel.games.quarto.engine import QuartoState
+from bordspel.games.santorini.engine import SIZE, SantoriniState, height
 
 __all__ = ["BLOCK_COLOURS", "DOME_COLOUR", "PIECE_COLOURS", "WORKER_COLOURS", "render"]
 
@@ -32,7 +33,12 @@ def render(state: State, size: int = 400, interactive: bool = False) -> str:
     ``interactive`` lays a transparent ``<rect class="square" data-square="b3">`` over every
     square (and ``data-piece`` over Quarto's pieces to give) for a page to click on.
     """
-    raise TypeError(f"no picture is registered for {type(state).__name__}")
+    picture = game_part(state.name, "svg")
+    if picture is not None:
+        return str(picture(state, size, interactive))
+    from bordspel.svg_grid import render_grid
+
+    return render_grid(state, size, interactive)
 
 
 def el(tag: str, text: str | None = None, **attrs: object) -> str:

@@ -1,12 +1,15 @@
 # cython: language_level=3
-"""The Quarto solver of ``bordspel.ai.quarto`` (the readable reference) in C.
+"""The Quarto solver of ``bordspel.games.quarto.ai`` (the readable reference) in C.
 
 The same search: negamax with alpha-beta, win/draw/loss first and then the distance, scores
 ``WIN - d``; per line the number of pieces and the characteristics all of them have
 (``ones``) and lack (``zeros``), so the pieces that would win are table look-ups; the
 canonical key of the reference at ``canonical_empties`` empty squares or more, the raw board
-below. The transposition table is a fixed C array of two-entry buckets: the first keeps the
-entry with the most empty squares (the largest subtree), the second the latest.
+below. Two transposition tables, fixed C arrays of two-entry buckets (the first keeps the entry
+with the most empty squares, the largest subtree, the second the latest): the canonical keys
+in one of up to ``2**max_table_bits`` entries, the raw keys (the many small subtrees) in one of
+at most ``2**NEAR_BITS``, small enough to stay in the processor's cache, so the deep positions
+neither evict the shallow ones nor wait for memory.
 
 The search runs without the GIL. Every ``POLL`` nodes it reads the clock: past the deadline
 it stops (``solve_*`` raise ``TimeoutError``, which the Python side turns into ``OutOfTime``),
@@ -46,6 +49,7 @@ cdef enum:
     MAX_CELL_LINES = 7
     MAX_SYMMETRIES = 32
     MIN_TABLE_BITS = 10
+    NEAR_BITS = 20
     POLL = 4095
     USED = 1 << 17
     WDL = 1 << 16
@@ -94,8 +98,10 @@ cdef struct Search:
     uint16_t perm_low[MAX_SYMMETRIES][256]
     uint16_t perm_high[MAX_SYMMETRIES][256]
     int canonical_empties
-    Entry* table
-    uint64_t table_mask
+    Entry* far          # canonical keys (``canonical_empties`` empty squares or more)
+    uint64_t far_mask
+    Entry* near         # raw keys (fewer empty squares): small, so it stays in the cache
+    uint64_t near_mask
     uint64_t nodes
     int wdl
     double deadline
@@ -259,14 +265,16 @@ cdef inline uint64_t key_of(Search* s, int empties, uint32_t* check) noexcept no
     return key
 
 
-cdef inline Entry* bucket(Search* s, uint64_t key, uint32_t check) noexcept nogil:
+cdef inline Entry* bucket(Search* s, uint64_t key, uint32_t check, int empties) noexcept nogil:
     cdef uint64_t h = key ^ (<uint64_t>check * 0x9E3779B97F4A7C15ULL)
     h ^= h >> 30
     h *= 0xBF58476D1CE4E5B9ULL
     h ^= h >> 27
     h *= 0x94D049BB133111EBULL
     h ^= h >> 31
-    return s.table + (h & s.table_mask & ~(<uint64_t>1))
+    if empties >= s.canonical_empties:
+        return s.far + (h & s.far_mask & ~(<uint64_t>1))
+    return s.near + (h & s.near_mask & ~(<uint64_t>1))
 
 
 cdef inline Entry* probe(Entry* slots, uint64_t key, uint32_t check) noexcept nogil:
@@ -324,7 +332,7 @@ cdef int choose(Search* s, uint32_t available, uint32_t now_threats, int alpha, 
     cdef uint64_t key
     cdef Entry* slots
     cdef Entry* entry
-    cdef int value, stored, first = -1, original, best, best_piece, piece, flag
+    cdef int value, stored, first = -1, original, best, best_piece, piece, flag, empties
     s.nodes += 1
     if not s.nodes & POLL:
         poll(s)
@@ -335,8 +343,9 @@ cdef int choose(Search* s, uint32_t available, uint32_t now_threats, int alpha, 
     safe = available & ~now_threats
     if not safe:
         return -win(s, done + 1)
-    key = key_of(s, popcount16(available), &check)
-    slots = bucket(s, key, check)
+    empties = popcount16(available)
+    key = key_of(s, empties, &check)
+    slots = bucket(s, key, check, empties)
     entry = probe(slots, key, check)
     if entry != NULL:
         stored = entry.score
@@ -499,6 +508,28 @@ cdef int best_cell(Search* s, int piece, uint32_t available, int score) noexcept
     return -1
 
 
+cdef int bits_of(Entry* table, uint64_t mask) noexcept:
+    return 0 if table == NULL else popcount64(mask)
+
+
+cdef void release(Entry** table, uint64_t* mask) noexcept:
+    if table[0] != NULL:
+        munmap(table[0], (mask[0] + 1) * sizeof(Entry))
+        table[0] = NULL
+        mask[0] = 0
+
+
+cdef void grow(Entry** table, uint64_t* mask, int bits) except *:
+    """Make ``table`` at least ``2**bits`` entries (a new, empty one if it was smaller)."""
+    if bits <= bits_of(table[0], mask[0]):
+        return
+    release(table, mask)
+    table[0] = <Entry*>table_alloc((<size_t>1 << bits) * sizeof(Entry))
+    if table[0] == NULL:
+        raise MemoryError(f"no room for a table of 2**{bits} entries")
+    mask[0] = (<uint64_t>1 << bits) - 1
+
+
 cdef class Solver:
     """A solver for one variant; keeps its table between calls."""
 
@@ -553,31 +584,22 @@ cdef class Solver:
         clear(&self.s)
 
     def __dealloc__(self):
-        self._free_table()
-
-    cdef void _free_table(self) noexcept:
-        if self.s.table != NULL:
-            munmap(self.s.table, (self.s.table_mask + 1) * sizeof(Entry))
-            self.s.table = NULL
-            self.s.table_mask = 0
+        release(&self.s.far, &self.s.far_mask)
+        release(&self.s.near, &self.s.near_mask)
 
     @property
     def table_bits(self):
-        """The table has ``2**table_bits`` entries (0 before the first search)."""
-        return 0 if self.s.table == NULL else popcount64(self.s.table_mask)
+        """The larger table has ``2**table_bits`` entries (0 before the first search)."""
+        return max(bits_of(self.s.far, self.s.far_mask), bits_of(self.s.near, self.s.near_mask))
 
-    cdef void _fit_table(self, int empties) except *:
-        """A table for a search from ``empties`` empty squares: from 2**12 entries at 8 empty
-        squares, 1.5 bits more a square, at most 2**max_table_bits; it only grows (its entries
-        are lost then)."""
+    cdef void _fit_tables(self, int empties) except *:
+        """Tables for a search from ``empties`` empty squares: from 2**12 entries at 8 empty
+        squares, 1.5 bits more a square, at most 2**max_table_bits, the raw-key one at most
+        2**NEAR_BITS; they only grow (their entries are lost then)."""
         cdef int bits = min(self.max_table_bits, max(MIN_TABLE_BITS, 12 + (3 * (empties - 8)) // 2))
-        if bits <= self.table_bits:
-            return
-        self._free_table()
-        self.s.table = <Entry*>table_alloc((<size_t>1 << bits) * sizeof(Entry))
-        if self.s.table == NULL:
-            raise MemoryError(f"no room for a table of 2**{bits} entries")
-        self.s.table_mask = (<uint64_t>1 << bits) - 1
+        grow(&self.s.near, &self.s.near_mask, min(bits, NEAR_BITS))
+        if empties >= self.s.canonical_empties:
+            grow(&self.s.far, &self.s.far_mask, bits)
 
     def solve_choice(self, board, int available, double deadline=0.0):
         """(score, best piece or -1, nodes) for the player who must give one of ``available``."""
@@ -589,26 +611,52 @@ cdef class Solver:
             raise ValueError(f"piece {piece} is not 0-15")
         return self._solve(board, piece, available, deadline)
 
+    def search(self, board, int piece, int available, int alpha, int beta, double deadline=0.0):
+        """(score, nodes) of a win/draw/loss search (scores 1, 0, -1) in the window (``alpha``,
+        ``beta``): a score <= ``alpha`` is an upper bound, >= ``beta`` a lower bound; ``piece``
+        -1 for the player who must give one of ``available``, else who must place ``piece``."""
+        cdef Search* s = &self.s
+        cdef uint64_t start = s.nodes
+        cdef int score = 0
+        if not -1 <= piece < 16:
+            raise ValueError(f"piece {piece} is not -1-15")
+        self._start(board, available, deadline)
+        s.wdl = 1
+        with nogil:
+            score = search_choice(s, available, alpha, beta) if piece < 0 else search_placement(
+                s, piece, available, alpha, beta)
+        self._finish()
+        return score, s.nodes - start
+
     cdef tuple _solve(self, board, int piece, int available, double deadline):
         cdef Search* s = &self.s
         cdef uint64_t start = s.nodes
         cdef int score = 0, best = -1
-        self._load(board)
-        if available & ~0xFFFF:
-            raise ValueError("available is a 16-bit mask of pieces")
-        self._fit_table(16 - popcount16(s.filled))
-        s.deadline, s.stop, s.next_report = deadline, RUNNING, now() + s.report_seconds
-        self.error = None
+        self._start(board, available, deadline)
         with nogil:
             score = exact(s, piece, available)
             if not s.stop:
                 best = best_piece(s, available, score) if piece < 0 else best_cell(s, piece, available, score)
-        clear(s)
-        if s.stop == OUT_OF_TIME:
-            raise TimeoutError("the solver ran out of time")
-        if s.stop == INTERRUPTED:
-            raise self.error
+        self._finish()
         return score, best, s.nodes - start
+
+    cdef void _start(self, board, int available, double deadline) except *:
+        """Load ``board``, fit the tables and set the clock for a search."""
+        cdef Search* s = &self.s
+        self._load(board)
+        if available & ~0xFFFF:
+            raise ValueError("available is a 16-bit mask of pieces")
+        self._fit_tables(16 - popcount16(s.filled))
+        s.deadline, s.stop, s.next_report = deadline, RUNNING, now() + s.report_seconds
+        self.error = None
+
+    cdef void _finish(self) except *:
+        """Clear the board; raise what stopped the search, if anything did."""
+        clear(&self.s)
+        if self.s.stop == OUT_OF_TIME:
+            raise TimeoutError("the solver ran out of time")
+        if self.s.stop == INTERRUPTED:
+            raise self.error
 
     cdef void _load(self, board) except *:
         cdef uint8_t saved[2 * MAX_CELL_LINES]

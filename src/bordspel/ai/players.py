@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from bordspel.ai.mcts import Playout, mcts, random_playout
 from bordspel.ai.search import WIN, Evaluation, Searcher, SearchResult
-from bordspel.core import State
+from bordspel.core import MoveT, State
 
 __all__ = ["AlphaBetaPlayer", "GreedyPlayer", "MCTSPlayer", "Player", "RandomPlayer"]
 
@@ -16,10 +16,10 @@ Endgame = Callable[[State], Any]
 """A solver: the best move when it can answer in its time, else None."""
 
 
-class Player(Protocol):
+class Player(Protocol[MoveT]):
     name: str
 
-    def step(self, state: State) -> Any:
+    def step(self, state: State[MoveT]) -> MoveT:
         """The move this player makes in ``state``."""
 
 

@@ -2,13 +2,12 @@
 
 A specification is a player name with options, like ``alphabeta:time=0.5,depth=6``,
 ``mcts:playouts=2000`` or ``random``, or a difficulty level (``easy``, ``medium``, ``hard``,
-``perfect``) that each game maps onto those players. Games register their knowledge here by
-name; the players themselves are game-agnostic.
+``perfect``) that each game maps onto those players. A game's knowledge is a part of its
+GameSpec (a game without gets :data:`GENERIC`); the players themselves are game-agnostic.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,9 +15,9 @@ from typing import Any
 from bordspel.ai.mcts import Playout
 from bordspel.ai.players import AlphaBetaPlayer, Endgame, GreedyPlayer, MCTSPlayer, Player, RandomPlayer
 from bordspel.ai.search import Evaluation
-from bordspel.core import BordspelError, State
+from bordspel.core import BordspelError, State, game_part, game_spec
 
-__all__ = ["LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
+__all__ = ["GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
@@ -39,11 +38,16 @@ class Knowledge:
     """A faster random playout for MCTS (e.g. compiled); None: ``mcts.random_playout``."""
 
 
-_KNOWLEDGE = {
-    "hermit": "bordspel.ai.hermit:KNOWLEDGE",
-    "santorini": "bordspel.ai.santorini:KNOWLEDGE",
-    "quarto": "bordspel.ai.quarto:KNOWLEDGE",
-}
+def _no_evaluation(state: State, seat: int) -> float:
+    """The evaluation of a game without knowledge: every unfinished position is even."""
+    return 0.0
+
+
+GENERIC = Knowledge(
+    evaluate=_no_evaluation,
+    levels={"easy": "greedy", "medium": "mcts:playouts=300", "hard": "mcts:playouts=3000"},
+)
+"""What the players know of a game whose GameSpec names no knowledge: only the rules."""
 
 
 _EXTRA_PLAYERS: dict[tuple[str, str], Callable[[int | None], Player]] = {}
@@ -55,11 +59,9 @@ def register_player(name: str, game: str, factory: Callable[[int | None], Player
 
 
 def knowledge(game: str) -> Knowledge:
-    if game not in _KNOWLEDGE:
-        raise BordspelError(f"unknown game {game!r}: choose one of {', '.join(sorted(_KNOWLEDGE))}")
-    module, _, name = _KNOWLEDGE[game].partition(":")
-    found: Knowledge = getattr(importlib.import_module(module), name)
-    return found
+    """The game's knowledge (its GameSpec's ``knowledge`` part), else :data:`GENERIC`."""
+    found: Knowledge | None = game_part(game, "knowledge")
+    return GENERIC if found is None else found
 
 
 def _options(text: str) -> dict[str, float]:
@@ -77,8 +79,11 @@ def _options(text: str) -> dict[str, float]:
 
 def make_player(spec: str, game: str, seed: int | None = None) -> Player:
     """A player for ``game`` from a specification (see the module docstring)."""
-    known = knowledge(game)
     name, _, rest = spec.partition(":")
+    game_spec(game)  # an unknown game is refused, whatever the player
+    if spec == "random":
+        return RandomPlayer(seed)
+    known = knowledge(game)
     if name in known.levels:
         base = known.levels[name]
         return make_player(base + ("," if ":" in base else ":") + rest if rest else base, game, seed)

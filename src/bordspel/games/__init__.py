@@ -1,1 +1,1 @@
-"""One package per game: engine, knowledge and front-end parts of each game."""
+"""One package per game: its engine, AI knowledge, codec, pictures and move parts, and its ``SPEC``."""

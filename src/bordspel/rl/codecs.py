@@ -1,43 +1,25 @@
-"""Fixed action spaces and observation planes per game, shared by every RL adapter.
+"""Fixed action spaces and observation planes, shared by every RL adapter.
 
 An action is an integer below ``num_actions(start)`` (fixed for a game and its options); moves
 map to actions and back. Observations are NumPy ``int8`` arrays of shape ``(rows, cols,
-planes)``, seen from one seat:
-
-Hermit (n x n, 9 n^2 actions: ``(colour * 3 + placement) * n^2 + row * n + col``, colours
-R Y B, placements U H V; the square is the block's top-left one)
-    planes 0-2: the squares covered in red, yellow, blue; 3-5: the squares where a red, yellow,
-    blue block may go.
-
-Santorini (5 x 5, 444 actions: 0-299 the setup pairs of squares in ``itertools.combinations``
-order; 300-427 ``300 + (worker * 8 + move) * 8 + build`` for a turn of the first or second of
-the mover's workers, with the directions N NE E SE S SW W NW; 428-443 ``428 + worker * 8 + move``
-for a winning move, which builds nothing)
-    planes 0-4: tower height 0, 1, 2, 3, dome; then one plane per colour of workers, the
-    observer's colour first and the others in seat order; last: all ones during the setup.
-
-Quarto (4 x 4, 288 actions: 0-15 hand over that piece code on the first turn; 16-287
-``16 + square * 17 + give``, ``give`` 16 for handing nothing over when the placement ends the game)
-    plane 0: filled squares; 1-4: squares whose piece has the second value of characteristic
-    1-4; 5-8: the piece in hand's characteristics (whole planes); 9: all ones when a piece is in
-    hand; 10: the pieces still to give, piece code ``k`` at square ``k``.
+planes)``, seen from one seat. Each game gives its codec (its GameSpec's ``codec`` part; the
+encodings are documented there, in ``bordspel.games.<game>.codec``); a game without one gets
+:class:`MoveListCodec`: the actions are the start position's legal moves in their order, and the
+observation the empty squares of ``grid()`` and one plane per piece character (the GameSpec's
+``pieces``).
 """
 
 from __future__ import annotations
 
 import functools
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from bordspel.core import BordspelError, State
-from bordspel.hermit import COLOURS, PLACEMENTS, HermitMove, HermitState
-from bordspel.quarto import QuartoMove, QuartoState
-from bordspel.santorini import CELLS, STEPS, Placement, SantoriniState, Turn, height
+from bordspel.core import BordspelError, Grid, State, game_part, game_spec, new_game
 
-__all__ = ["Codec", "codec_for"]
+__all__ = ["Codec", "MoveListCodec", "Planes", "codec_for", "mask_planes"]
 
 Planes = npt.NDArray[np.int8]
 
@@ -77,120 +59,54 @@ class Codec:
         return move
 
 
-def _mask_planes(mask: int, rows: int, cols: int) -> Planes:
+def mask_planes(mask: int, rows: int, cols: int) -> Planes:
     return np.array([[mask >> (r * cols + c) & 1 for c in range(cols)] for r in range(rows)], dtype=np.int8)
 
 
-class HermitCodec(Codec):
+class MoveListCodec(Codec):
+    """The generic codec: action ``i`` is the ``i``-th legal move of the start position (by its text).
+
+        It fits games whose start position lists every move there is (placement games such as
+        tic-tac-toe); observations are ``grid()``: the empty squares (``.``), then one plane per
+    character of ``pieces``.
+    """
+
+    def __init__(self, start: State, pieces: str) -> None:
+        self.start, self.pieces = start, pieces
+        self.texts = [move.to_str() for move in start.legal_moves()]
+        self.index = {text: i for i, text in enumerate(self.texts)}
+
     def num_actions(self, start: State) -> int:
-        assert isinstance(start, HermitState)
-        return 9 * start.n * start.n
+        return len(self.texts)
 
     def encode(self, state: State, move: Any) -> int:
-        assert isinstance(state, HermitState)
-        kind = COLOURS.index(move.colour) * 3 + PLACEMENTS.index(move.placement)
-        return int(kind * state.n * state.n + move.row * state.n + move.col)
+        try:
+            return self.index[move.to_str()]
+        except KeyError:
+            raise BordspelError(
+                f"{move.to_str()} has no action: the generic codec knows the first moves"
+            ) from None
 
     def decode(self, state: State, action: int) -> Any:
-        assert isinstance(state, HermitState)
-        kind, cell = divmod(action, state.n * state.n)
-        colour, placement = divmod(kind, 3)
-        return HermitMove(COLOURS[colour], cell // state.n, cell % state.n, PLACEMENTS[placement])
+        return state.move_from_str(self.texts[action])
 
     def observe(self, state: State, seat: int) -> Planes:
-        assert isinstance(state, HermitState)
-        n = state.n
-        masks = [*state.masks, *(state.free_mask(i) for i in range(3))]
-        return np.stack([_mask_planes(m, n, n) for m in masks], axis=-1)
+        if not isinstance(state, Grid):
+            raise BordspelError(f"{state.name} has no grid() to observe: give its GameSpec a codec")
+        rows = list(state.grid())
+        planes = [[[int(ch == piece) for piece in "." + self.pieces] for ch in row] for row in rows]
+        return np.array(planes, dtype=np.int8)
 
 
-PAIRS = list(combinations(range(CELLS), 2))
-PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
-TURNS, WINS = 300, 428
-
-
-class SantoriniCodec(Codec):
-    def num_actions(self, start: State) -> int:
-        return 444
-
-    def encode(self, state: State, move: Any) -> int:
-        assert isinstance(state, SantoriniState)
-        if isinstance(move, Placement):
-            return int(PAIR_INDEX[(move.first, move.second)])
-        worker: int = state.my_workers().index(move.source)
-        step: int = STEPS[move.source].index(move.target)
-        if move.build is None:
-            return WINS + worker * 8 + step
-        build: int = STEPS[move.target].index(move.build)
-        return TURNS + (worker * 8 + step) * 8 + build
-
-    def decode(self, state: State, action: int) -> Any:
-        assert isinstance(state, SantoriniState)
-        if action < TURNS:
-            return Placement(*PAIRS[action])
-        if action >= WINS:
-            worker, step = divmod(action - WINS, 8)
-            build = None
-        else:
-            rest, build = divmod(action - TURNS, 8)
-            worker, step = divmod(rest, 8)
-        source = state.my_workers()[worker]
-        target = STEPS[source][step] if source >= 0 else -1
-        if target < 0:
-            return None
-        if build is None:
-            return Turn(source, target, None)
-        built = STEPS[target][build]
-        return None if built < 0 else Turn(source, target, built)
-
-    def observe(self, state: State, seat: int) -> Planes:
-        assert isinstance(state, SantoriniState)
-        heights = [height(state.levels, c) for c in range(CELLS)]
-        planes = [sum(1 << c for c in range(CELLS) if heights[c] == level) for level in range(5)]
-        mine = state.colour_of(seat)
-        for colour in [mine, *(c for c in range(state.colours) if c != mine)]:
-            planes.append(sum(1 << c for c in state.workers[2 * colour : 2 * colour + 2] if c >= 0))
-        planes.append((1 << CELLS) - 1 if state.in_setup else 0)
-        return np.stack([_mask_planes(m, 5, 5) for m in planes], axis=-1)
-
-
-class QuartoCodec(Codec):
-    def num_actions(self, start: State) -> int:
-        return 16 + 16 * 17
-
-    def encode(self, state: State, move: Any) -> int:
-        assert isinstance(state, QuartoState)
-        give = 16 if move.give is None else state.pieces.code(move.give)
-        if move.square is None:
-            return give
-        square: int = move.square
-        return 16 + square * 17 + give
-
-    def decode(self, state: State, action: int) -> Any:
-        assert isinstance(state, QuartoState)
-        chars = state.pieces.chars
-        if action < 16:
-            return QuartoMove(None, chars[action])
-        square, give = divmod(action - 16, 17)
-        return QuartoMove(square, None if give == 16 else chars[give])
-
-    def observe(self, state: State, seat: int) -> Planes:
-        assert isinstance(state, QuartoState)
-        full = 0xFFFF
-        hand = state.hand
-        planes = [state.filled, *state.ones]
-        planes += [full if hand >= 0 and hand >> j & 1 else 0 for j in range(4)]
-        planes.append(full if hand >= 0 else 0)
-        planes.append(sum(1 << code for code in state.available()))
-        return np.stack([_mask_planes(m, 4, 4) for m in planes], axis=-1)
-
-
-_CODECS: dict[str, Codec] = {"hermit": HermitCodec(), "santorini": SantoriniCodec(), "quarto": QuartoCodec()}
+def codec_for(game: str, start: State | None = None) -> Codec:
+    """The codec of ``game``: its own, or a :class:`MoveListCodec` of ``start`` (its default start)."""
+    own = game_part(game, "codec")
+    if own is not None:
+        found: Codec = own
+        return found
+    return _move_list_codec(game) if start is None else MoveListCodec(start, game_spec(game).pieces)
 
 
 @functools.cache
-def codec_for(game: str) -> Codec:
-    try:
-        return _CODECS[game]
-    except KeyError:
-        raise BordspelError(f"no action codec for {game!r}: choose one of {', '.join(_CODECS)}") from None
+def _move_list_codec(game: str) -> Codec:
+    return MoveListCodec(new_game(game), game_spec(game).pieces)

@@ -1,10 +1,11 @@
 """Gymnasium environments: one agent against a bordspel player, for every game.
 
-Importing this module registers ``bordspel/Hermit-v0``, ``bordspel/Santorini-v0`` and
-``bordspel/Quarto-v0``; ``gymnasium.make("bordspel/Santorini-v0", opponent="hard", players=3)``
-passes the options on. The agent plays ``seat`` (0-based) and the opponent every other seat.
-Observations are the planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal
-actions. The reward is +1/-1/0 when the game ends; an illegal action ends the episode with -1
+Importing this module registers ``bordspel/<Game>-v0`` for every registered game (e.g.
+``bordspel/Hermit-v0``; ``register(game)`` adds one registered later);
+``gymnasium.make("bordspel/Santorini-v0", opponent="hard", players=3)`` passes the options
+on. The agent plays ``seat`` (0-based) and the opponent every other seat. Observations are the
+planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal actions. The reward is
++1/-1/0 when the game ends; an illegal action ends the episode with -1
 (``info["illegal_action"]``).
 
 Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``np_random``, and every reset draws the
@@ -22,11 +23,11 @@ import numpy as np
 from gymnasium import spaces
 
 from bordspel.ai import make_player
-from bordspel.core import BordspelError, State, new_game
+from bordspel.core import BordspelError, State, available_games, new_game
 from bordspel.rl.codecs import Planes, codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
-__all__ = ["BordspelEnv"]
+__all__ = ["BordspelEnv", "register"]
 
 
 class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
@@ -43,7 +44,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         **options: Any,
     ) -> None:
         self.start = new_game(game, **options)
-        self.codec = codec_for(self.start.name)
+        self.codec = codec_for(self.start.name, self.start)
         if not 0 <= seat < self.start.num_players:
             raise ValueError(f"seat is from 0 to {self.start.num_players - 1}")
         check_mode(render_mode)
@@ -104,9 +105,14 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         return frame(self.state, self.render_mode)
 
 
-for _name in ("Hermit", "Santorini", "Quarto"):
+def register(game: str) -> None:
+    """Register ``bordspel/<Game>-v0`` (done at import for every game then known)."""
     gymnasium.register(
-        id=f"bordspel/{_name}-v0",
+        id=f"bordspel/{game.capitalize()}-v0",
         entry_point="bordspel.rl.gymnasium:BordspelEnv",
-        kwargs={"game": _name.lower()},
+        kwargs={"game": game},
     )
+
+
+for _game in available_games():
+    register(_game)

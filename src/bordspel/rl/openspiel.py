@@ -1,8 +1,8 @@
-"""OpenSpiel Python games: importing this module registers ``python_bordspel_hermit``,
-``python_bordspel_santorini`` and ``python_bordspel_quarto``.
+"""OpenSpiel Python games: importing this module registers ``python_bordspel_<game>`` for every
+registered game (``register(game)`` adds one registered later), e.g. ``python_bordspel_hermit``.
 
 ``pyspiel.load_game("python_bordspel_hermit", {"size": 4})`` takes the game options as
-parameters (Santorini: ``players``, ``finite_supply``; Quarto: ``advanced``). Actions are those
+parameters (the GameSpec's ``parameters`` give them and their defaults). Actions are those
 of ``bordspel.rl.codecs``; observers give the planes as tensors and the position as strings,
 so OpenSpiel's Python algorithms (MCTS, minimax, ...) run on these games.
 
@@ -19,22 +19,30 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bordspel.core import State, new_game
+from bordspel.core import State, available_games, game_spec, new_game
 from bordspel.rl.codecs import codec_for
 
-__all__ = ["BordspelGame", "BordspelState", "Line"]
+__all__ = ["BordspelGame", "BordspelState", "Line", "register"]
 
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "hermit": {"size": 5},
-    "santorini": {"players": 2, "finite_supply": False},
-    "quarto": {"advanced": False},
-}
-PLAYERS = {"hermit": (2, 2), "santorini": (2, 4), "quarto": (2, 2)}
-LONGEST = {
-    "hermit": lambda o: o["size"] ** 2,
-    "santorini": lambda o: 2 * o["players"] + 4 * 25 + 4,
-    "quarto": lambda o: 17,
-}
+LONGEST = 10_000
+"""The game length OpenSpiel is told for a game whose GameSpec gives none."""
+
+
+def _parameters(game: str) -> dict[str, Any]:
+    return dict(game_spec(game).parameters)
+
+
+def _players(game: str) -> tuple[int, int]:
+    players = game_spec(game).players
+    if players is None:
+        seats = new_game(game, **_parameters(game)).num_players
+        return seats, seats
+    return players
+
+
+def _longest(game: str, options: dict[str, Any]) -> int:
+    longest = game_spec(game).max_length
+    return LONGEST if longest is None else longest(options)
 
 
 def utility_of(players: int) -> tuple[pyspiel.GameType.Utility, float | None]:
@@ -45,7 +53,7 @@ def utility_of(players: int) -> tuple[pyspiel.GameType.Utility, float | None]:
 
 
 def _game_type(game: str, players: int) -> pyspiel.GameType:
-    low, high = PLAYERS[game]
+    low, high = _players(game)
     return pyspiel.GameType(
         short_name=f"python_bordspel_{game}",
         long_name=f"Python bordspel {game.capitalize()}",
@@ -60,7 +68,7 @@ def _game_type(game: str, players: int) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=PARAMETERS[game],
+        parameter_specification=_parameters(game),
     )
 
 
@@ -73,10 +81,10 @@ class Line:
 
     def __init__(self, game: str, options: dict[str, Any], actions: tuple[int, ...] = ()) -> None:
         self.game, self.options = game, options
-        self.codec = codec_for(game)
+        self.position: State = new_game(game, **options)
+        self.codec = codec_for(game, self.position)
         self.actions: tuple[int, ...] = ()
         self.notations: tuple[str, ...] = ()
-        self.position: State = new_game(game, **options)
         for action in actions:
             self.play(action)
 
@@ -97,9 +105,9 @@ class BordspelGame(pyspiel.Game):
     game_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.options = {**PARAMETERS[self.game_name], **(params or {})}
+        self.options = {**_parameters(self.game_name), **(params or {})}
         self.start = new_game(self.game_name, **self.options)
-        self.codec = codec_for(self.game_name)
+        self.codec = codec_for(self.game_name, self.start)
         players = self.start.num_players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.num_actions(self.start),
@@ -108,7 +116,7 @@ class BordspelGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=utility_of(players)[1],
-            max_game_length=LONGEST[self.game_name](self.options),
+            max_game_length=_longest(self.game_name, self.options),
         )
         super().__init__(_game_type(self.game_name, players), info, self.options)
 
@@ -181,10 +189,11 @@ class Observer:
         return state.position.to_str()
 
 
-def _register(game: str) -> None:
+def register(game: str) -> None:
+    """Register ``python_bordspel_<game>`` with OpenSpiel (done at import for every game then known)."""
     cls = type(f"Bordspel{game.capitalize()}Game", (BordspelGame,), {"game_name": game})
-    pyspiel.register_game(_game_type(game, PLAYERS[game][0]), cls)
+    pyspiel.register_game(_game_type(game, _players(game)[0]), cls)
 
 
-for _game in PARAMETERS:
-    _register(_game)
+for _game in available_games():
+    register(_game)

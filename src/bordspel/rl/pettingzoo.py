@@ -53,7 +53,7 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
         check_mode(render_mode)
         self.mask_in = mask_in
         self.start = new_game(game, **options)
-        self.codec = codec_for(self.start.name)
+        self.codec = codec_for(self.start.name, self.start)
         self.metadata = {**self.metadata, "name": f"bordspel_{self.start.name}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.start.num_players)]

@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bordspel.ai import make_player
-from bordspel.core import BordspelError, game_class
+from bordspel.core import BordspelError, GameSpec, available_games, game_class, game_spec, register_game
 from bordspel.web.store import Busy
 
 __all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "choose_move"]
@@ -63,7 +63,15 @@ class _Slot:
 
 
 def _executor() -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    specs = [game_spec(name) for name in available_games()]
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_register, initargs=(specs,))
+
+
+def _register(specs: list[GameSpec]) -> None:
+    """Register in the worker every game this process knows (also those added by a call)."""
+    for spec in specs:
+        register_game(spec)
 
 
 class AIPool:

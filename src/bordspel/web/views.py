@@ -6,68 +6,42 @@ offer them click by click; the rules stay in the engines, which list and check t
 
 from __future__ import annotations
 
-import functools
 import inspect
+import re
 from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
-from bordspel.core import Outcome, State, available_games, game_class, square_name
-from bordspel.games.santorini.turns import GodTurn
-from bordspel.hermit import HermitMove
-from bordspel.quarto import QuartoMove
-from bordspel.santorini import SIZE, Placement, Turn
+from bordspel.core import Outcome, State, available_games, game_class, game_part, game_spec
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
 from bordspel.web.store import StoredGame
 
-__all__ = ["game_view", "meta", "move_parts", "record_text"]
+__all__ = ["game_view", "generic_move_parts", "meta", "move_parts", "record_text"]
+
+SQUARE = re.compile(r"[a-z]+[0-9]+")
 
 
-@functools.singledispatch
-def move_parts(move: Any) -> dict[str, Any]:
-    """A move's parts for the page's clicks."""
-    raise TypeError(f"no parts known for {type(move).__name__}")
+def move_parts(game: str, move: Any) -> dict[str, Any]:
+    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens) and the
+    toolbar choices it needs, by the game's own ``move_parts`` or the generic default."""
+    parts = game_part(game, "move_parts")
+    return generic_move_parts(move) if parts is None else dict(parts(move))
 
 
-@move_parts.register
-def _hermit(move: HermitMove) -> dict[str, Any]:
-    return {"colour": move.colour, "placement": move.placement, "square": square_name(move.row, move.col)}
-
-
-def _sq(cell: int | None) -> str | None:
-    return None if cell is None else square_name(cell // SIZE, cell % SIZE)
-
-
-@move_parts.register
-def _placement(move: Placement) -> dict[str, Any]:
-    return {"kind": "place", "squares": [_sq(move.first), _sq(move.second)]}
-
-
-@move_parts.register
-def _turn(move: Turn) -> dict[str, Any]:
-    return {"kind": "turn", "source": _sq(move.source), "target": _sq(move.target), "build": _sq(move.build)}
-
-
-@move_parts.register
-def _god_turn(move: GodTurn) -> dict[str, Any]:
-    """A Santorini god turn: its actions in order (a move has ``source``, every action ``target``)."""
-    actions = [
-        {"kind": a.kind, "source": _sq(a.source if a.source >= 0 else None), "target": _sq(a.target)}
-        for a in move.actions
-    ]
-    return {"kind": "actions", "actions": actions}
-
-
-@move_parts.register
-def _quarto(move: QuartoMove) -> dict[str, Any]:
-    square = None if move.square is None else square_name(move.square // 4, move.square % 4)
-    return {"square": square, "give": move.give}
+def generic_move_parts(move: Any) -> dict[str, Any]:
+    """Click the squares a move's text names (``b2``, ``a1-c3``), or choose the move by its text."""
+    text = move.to_str()
+    words = [word for word in re.split(r"[^a-z0-9]+", text) if word]
+    if words and all(SQUARE.fullmatch(word) for word in words):
+        return {"paths": [[f"square:{word}" for word in words]]}
+    return {"paths": [[f"move:{text}"]]}
 
 
 def game_view(stored: StoredGame) -> dict[str, Any]:
     """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
+    spec = game_spec(state.name)
     ended = outcome(stored)
     return {
         "id": stored.id,
@@ -78,7 +52,12 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "to_move": state.to_move,
         "position": state.to_str(),
         "moves": [move.to_str() for move in stored.game.moves],
-        "legal": [] if ended else [{"text": m.to_str(), **move_parts(m)} for m in state.legal_moves()],
+        "legal": []
+        if ended
+        else [{"text": m.to_str(), **move_parts(state.name, m)} for m in state.legal_moves()],
+        "choices": [
+            {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
+        ],
         "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
         "svg": svg.render(state, size=520, interactive=True),

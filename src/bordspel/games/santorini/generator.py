@@ -15,7 +15,7 @@ from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, G
 from bordspel.games.santorini.turns import Action, Board, GodTurn
 
 if TYPE_CHECKING:
-    from bordspel.santorini import SantoriniState
+    from bordspel.games.santorini.engine import SantoriniState
 
 __all__ = ["Powers", "Result", "actions_of", "has_turn", "table", "turn_of"]
 
@@ -141,7 +141,7 @@ def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], li
 
 def turn_of(actions: tuple[Action, ...]) -> Any:
     """A :class:`~bordspel.santorini.Turn` when the actions are one move (and one build), else a GodTurn."""
-    from bordspel.santorini import Turn
+    from bordspel.games.santorini.engine import Turn
 
     kinds = tuple(action.kind for action in actions)
     if kinds == ("move", "build"):

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from bordspel.core import iter_bits
+from bordspel.games.santorini.engine import CLIMB_LIMIT, NEIGHBOURS, SIZE, STEPS, exact_level, height
 from bordspel.games.santorini.turns import Action, Board
-from bordspel.santorini import CELLS, CLIMB_LIMIT, NEIGHBOURS, SIZE, STEPS, exact_level, height
 
 __all__ = ["GODS", "GOD_TEXT", "SIMPLE_GODS", "Context", "God", "Line", "complete_towers"]
 
-PERIMETER = sum(1 << c for c in range(CELLS) if c // SIZE in (0, SIZE - 1) or c % SIZE in (0, SIZE - 1))
+PERIMETER = 0b11111_10001_10001_10001_11111
+"""The squares on the edge of the board, as a mask of cells (bit ``row * 5 + col``)."""
 
 
 def complete_towers(board: Board) -> int:

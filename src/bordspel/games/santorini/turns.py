@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bordspel.core import NotationError
-from bordspel.santorini import DOME, Levels, height, raise_tower
+from bordspel.games.santorini.engine import DOME, Levels, height, raise_tower
 
 __all__ = ["Action", "Board", "GodTurn", "actions_text", "parse_actions"]
 
@@ -35,7 +35,7 @@ class Action(NamedTuple):
     target: int
 
     def to_str(self) -> str:
-        from bordspel.santorini import _sq
+        from bordspel.games.santorini.engine import _sq
 
         if self.kind == "move":
             return _sq(self.source) + _sq(self.target)
@@ -61,7 +61,7 @@ def actions_text(actions: tuple[Action, ...]) -> str:
 
 def parse_actions(text: str) -> tuple[Action, ...]:
     """``c3d4+e4*`` as its actions (the squares checked, the legality not)."""
-    from bordspel.santorini import _cell, _split_squares
+    from bordspel.games.santorini.engine import _cell, _split_squares
 
     actions = []
     for token in text.strip().lower().split("+"):

@@ -5,8 +5,6 @@
 
 const bordspel = (() => {
   const $ = (selector) => document.querySelector(selector);
-  const COLOURS = { R: ["red", "#d1453b"], Y: ["yellow", "#f0b928"], B: ["blue", "#2f6fcf"] };
-  const PLACEMENTS = { U: "upright", H: "horizontal", V: "vertical" };
 
   async function api(method, path, body, token) {
     const headers = body ? { "Content-Type": "application/json" } : {};
@@ -120,17 +118,10 @@ const bordspel = (() => {
     }
   }
 
-  // -- click paths per game --------------------------------------------------------------------
-  const sq = (name) => `square:${name}`;
-  const PATHS = {
-    hermit: (move, mode) =>
-      move.colour === mode.colour && move.placement === mode.placement ? [[sq(move.square)]] : [],
-    santorini: (move) =>
-      move.kind === "place"
-        ? [[sq(move.squares[0]), sq(move.squares[1])], [sq(move.squares[1]), sq(move.squares[0])]]
-        : [[sq(move.source), sq(move.target), ...(move.build ? [sq(move.build)] : [])]],
-    quarto: (move) => [[...(move.square ? [sq(move.square)] : []), ...(move.give ? [`piece:${move.give}`] : [])]],
-  };
+  // -- click paths ---------------------------------------------------------------------------------
+  // Each legal move comes with its click paths (tokens square:b3, piece:A, move:<text>) and the
+  // toolbar choices it needs (e.g. a colour); a move is offered while the toolbar shows its choices.
+  const fits = (move, mode) => Object.entries(move.choices || {}).every(([key, value]) => mode[key] === value);
 
   // -- the game page ---------------------------------------------------------------------------
   // The seat's secret is in the URL fragment (#seat=...), which the browser never sends to the
@@ -138,7 +129,7 @@ const bordspel = (() => {
   function gamePage() {
     const id = location.pathname.split("/").pop();
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
-    const page = { id, token, view: null, clicks: [], mode: { colour: "R", placement: "U" }, asking: -1, busy: false };
+    const page = { id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
     $("#resign").addEventListener("click", () => resign(page));
@@ -268,12 +259,12 @@ const bordspel = (() => {
     const bar = $("#toolbar");
     bar.replaceChildren();
     const view = page.view;
-    if (view.game !== "hermit" || view.outcome) return;
+    if (view.outcome) return;
     const legal = view.legal;
     const group = (entries, key) => {
       const box = element("div", { class: "group" });
       for (const [value, label, swatch] of entries) {
-        const usable = legal.some((m) => m[key] === value);
+        const usable = legal.some((m) => (m.choices || {})[key] === value);
         const button = element("button", { type: "button", "data-choice": `${key}:${value}` });
         if (swatch) button.append(element("span", { class: "swatch", style: `background:${swatch}` }));
         button.append(label);
@@ -288,15 +279,24 @@ const bordspel = (() => {
       }
       bar.append(box);
     };
-    if (!legal.some((m) => m.colour === page.mode.colour)) {
-      page.mode.colour = legal.length ? legal[0].colour : page.mode.colour;
+    // Keep the chosen values while some move fits them, else take the first fitting move's, group by group.
+    view.choices.forEach(({ key }, index) => {
+      const before = view.choices.slice(0, index + 1).map((choice) => choice.key);
+      const fitsBefore = (m, mode) => before.every((k) => (m.choices || {})[k] === mode[k]);
+      if (!legal.some((m) => fitsBefore(m, page.mode))) {
+        const fit = legal.find((m) => fitsBefore(m, { ...page.mode, [key]: (m.choices || {})[key] }));
+        if (fit) page.mode[key] = fit.choices[key];
+      }
+    });
+    for (const { key, options } of view.choices) group(options, key);
+    const chosen = legal.filter((m) => m.paths.some((path) => path[0].startsWith("move:")));
+    if (chosen.length) {
+      const box = element("div", { class: "group" });
+      for (const m of chosen) {
+        box.append(element("button", { type: "button", "data-token": `move:${m.text}`, text: m.text, onclick: () => send(page, "moves", { move: m.text }) }));
+      }
+      bar.append(box);
     }
-    if (!legal.some((m) => m.colour === page.mode.colour && m.placement === page.mode.placement)) {
-      const fit = legal.find((m) => m.colour === page.mode.colour);
-      if (fit) page.mode.placement = fit.placement;
-    }
-    group(Object.entries(COLOURS).map(([k, [name, hex]]) => [k, name, hex]), "colour");
-    group(Object.entries(PLACEMENTS).map(([k, name]) => [k, name]), "placement");
   }
 
   function paths(page) {
@@ -304,7 +304,7 @@ const bordspel = (() => {
     if (view.outcome || view.seats[view.to_move] !== "human" || view.to_move !== view.you) return [];
     const found = [];
     for (const move of view.legal) {
-      for (const path of PATHS[view.game](move, page.mode)) found.push({ path, move });
+      if (fits(move, page.mode)) for (const path of move.paths) found.push({ path, move });
     }
     return found;
   }
@@ -315,7 +315,7 @@ const bordspel = (() => {
   }
 
   function tokenOf(node) {
-    if (node.dataset.square) return sq(node.dataset.square);
+    if (node.dataset.square) return `square:${node.dataset.square}`;
     if (node.dataset.piece) return `piece:${node.dataset.piece}`;
     return null;
   }

@@ -14,7 +14,8 @@ from typing import Any
 
 from bordspel.ai.registry import Knowledge
 from bordspel.core import State, iter_bits
-from bordspel.santorini import (
+from bordspel.games.santorini.batch import compiled
+from bordspel.games.santorini.engine import (
     CELLS,
     NEIGHBOURS,
     SIZE,
@@ -27,7 +28,6 @@ from bordspel.santorini import (
     occupied_mask,
     random_games,
 )
-from bordspel.santorini_batch import compiled
 
 __all__ = ["Weights", "evaluate", "make_evaluation", "order", "playout"]
 

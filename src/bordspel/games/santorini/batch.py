@@ -15,7 +15,7 @@ from bordspel._native import load
 from bordspel.core import BordspelError
 
 if TYPE_CHECKING:
-    from bordspel.santorini import SantoriniState
+    from bordspel.games.santorini.engine import SantoriniState
 
 __all__ = ["RandomGames", "SplitMix64", "compiled", "native_perft", "pure_random_games", "random_games"]
 

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bordspel.ai.hermit import GrundySolver
-from bordspel.ai.hermit_proof import ProofSolver
-from bordspel.hermit import HermitMove, HermitState
+from bordspel.games.hermit.ai import GrundySolver
+from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.proof import ProofSolver
 
 __all__ = ["FirstMove", "Settled", "SolveReport", "first_move_classes", "settle", "solve_empty", "table_bits"]
 

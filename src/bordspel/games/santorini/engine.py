@@ -34,8 +34,8 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
 from bordspel.options import BadOption, Choice, Flag
-from bordspel.santorini_batch import RandomGames, native_perft, random_games
 
 __all__ = [
     "BOX_SUPPLY",
@@ -331,7 +331,7 @@ class GodChoice:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State):
+class SantoriniState(State[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners", "powers")
@@ -427,6 +427,10 @@ class SantoriniState(State):
     def god_of(self, seat: int) -> str | None:
         """The name of ``seat``'s god, None without one."""
         return self.powers.gods[seat] or None if self.powers is not None else None
+
+    def notes(self) -> str:
+        """The god cards in play, one seat a line ("" without gods)."""
+        return "\n".join(self.god_cards())
 
     def god_cards(self) -> list[str]:
         """Each seat's god with its card text (Chaos's face-up power too): for front ends."""

@@ -335,7 +335,7 @@ def _well_formed(move: QuartoMove) -> bool:
 
 
 # -- the game ---------------------------------------------------------------------------------------
-class QuartoState(State):
+class QuartoState(State[QuartoMove]):
     """A Quarto position: the placed pieces, the piece in hand, and the options."""
 
     __slots__ = ("filled", "ones", "hand", "turn", "result", "advanced", "pieces")

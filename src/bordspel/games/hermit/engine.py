@@ -125,7 +125,7 @@ class HermitMove(NamedTuple):
         return block_squares((self.row, self.col), self.placement)
 
 
-class HermitState(State):
+class HermitState(State[HermitMove]):
     """A Hermit position: the blocks of each colour on an n x n board, and whose turn it is."""
 
     __slots__ = ("n", "masks", "plies")

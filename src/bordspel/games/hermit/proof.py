@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bordspel._native import load
-from bordspel.ai.hermit import GrundySolver, Region, after_block, blocks, regions
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.hermit import HermitState, board_symmetries, permute
+from bordspel.games.hermit.ai import GrundySolver, Region, after_block, blocks, regions
+from bordspel.games.hermit.engine import HermitState, board_symmetries, permute
 
 __all__ = ["Position", "ProofSolver"]
 

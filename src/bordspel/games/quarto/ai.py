@@ -37,7 +37,7 @@ from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.quarto import LINES, SQUARES_2X2, QuartoMove, QuartoState
+from bordspel.games.quarto.engine import LINES, SQUARES_2X2, QuartoMove, QuartoState
 
 __all__ = [
     "CompiledQuartoSolver",
@@ -45,6 +45,7 @@ __all__ = [
     "QuartoSolver",
     "Solution",
     "board_symmetries",
+    "canonical_key",
     "evaluate",
     "playout",
     "random_choice_position",
@@ -73,6 +74,25 @@ def board_symmetries(advanced: bool = False) -> tuple[tuple[int, ...], ...]:
             if all(sum(1 << perm[c] for c in _cells(line)) in lines for line in lines):
                 found.append(perm)
     return tuple(sorted(set(found)))
+
+
+def canonical_key(
+    board: list[int], symmetries: tuple[tuple[int, ...], ...], hand: int = -1
+) -> tuple[int, ...]:
+    """The same key for positions that are images of each other (see the module's docstring);
+    ``hand`` is the piece to place next (-1 at a choice), which the key counts as placed last."""
+    best: tuple[int, ...] | None = None
+    for perm in symmetries:
+        pieces = [board[c] for c in perm]
+        filled = sum(1 << i for i, p in enumerate(pieces) if p >= 0)
+        placed = [p for p in pieces if p >= 0] + ([hand] if hand >= 0 else [])
+        first = placed[0] if placed else 0
+        columns = sorted(sum(((p ^ first) >> j & 1) << i for i, p in enumerate(placed)) for j in range(4))
+        candidate = (filled, *columns)
+        if best is None or candidate < best:
+            best = candidate
+    assert best is not None
+    return (hand >= 0, *best)
 
 
 def line_masks(advanced: bool) -> list[int]:
@@ -189,20 +209,9 @@ class PureQuartoSolver:
 
     def key(self, empties: int) -> object:
         """Canonical key of the board when enough squares are empty, else the raw board."""
-        board = self.board
         if empties < self.canonical_empties:
-            return tuple(board)
-        best: tuple[int, ...] | None = None
-        for perm in self.symmetries:
-            pieces = [board[c] for c in perm]
-            filled = sum(1 << i for i, p in enumerate(pieces) if p >= 0)
-            placed = [p for p in pieces if p >= 0]
-            first = placed[0] if placed else 0
-            columns = sorted(sum(((p ^ first) >> j & 1) << i for i, p in enumerate(placed)) for j in range(4))
-            candidate = (filled, *columns)
-            if best is None or candidate < best:
-                best = candidate
-        return best
+            return tuple(self.board)
+        return canonical_key(self.board, self.symmetries)
 
     # -- search ---------------------------------------------------------------------------------
     def _win(self, placements: int) -> int:
@@ -311,6 +320,16 @@ class PureQuartoSolver:
             return search(WIN - 17, WIN + 1)
         return search(-WIN - 1, -(WIN - 17))
 
+    def search(self, board: list[int], piece: int, available: int, alpha: int, beta: int) -> int:
+        """A win/draw/loss search (scores 1, 0, -1) in the window (``alpha``, ``beta``): a score
+        <= ``alpha`` is an upper bound, >= ``beta`` a lower bound. ``piece`` is -1 for the player
+        who must give one of ``available``, else the piece the player to act must place."""
+        self._load(board)
+        self.wdl = True
+        if piece < 0:
+            return self.choose(available, self.threats(), alpha, beta, 0)
+        return self.place(piece, available, self.threats(), alpha, beta, 0)
+
     def solve_choice(self, board: list[int], available: int) -> Solution:
         """Solve the moment after a placement, when the player must pick the piece to give."""
         started, nodes = time.perf_counter(), self.nodes
@@ -371,9 +390,10 @@ class CompiledQuartoSolver(PureQuartoSolver):
     """The same solver with the search in C (the same scores and best moves; other node
     counts, as its table is a fixed array that forgets).
 
-    Its table grows with the first position of each size it solves, to at most
-    ``2**max_table_bits`` entries of 16 bytes; ``progress`` is called about every
-    ``report_seconds``.
+    Its tables grow with the first position of each size it solves: the one for canonical keys
+    to at most ``2**max_table_bits`` entries of 16 bytes, the one for raw keys (fewer than
+    ``canonical_empties`` empty squares) to at most 2**20, so that it stays in the cache;
+    ``progress`` is called about every ``report_seconds``.
     """
 
     def __init__(
@@ -398,19 +418,28 @@ class CompiledQuartoSolver(PureQuartoSolver):
     def solve_placement(self, board: list[int], piece: int, available: int) -> Solution:
         return self._solve(board, piece, available)
 
+    def search(self, board: list[int], piece: int, available: int, alpha: int, beta: int) -> int:
+        score, nodes = self._core(self.core.search, board, piece, available, alpha, beta)
+        self.nodes += nodes
+        return int(score)
+
     def _solve(self, board: list[int], piece: int, available: int) -> Solution:
         started = time.perf_counter()
-        self.core.progress = None if self.progress is None else self._report
-        try:
-            if piece < 0:
-                score, best, nodes = self.core.solve_choice(board, available, self.deadline or 0.0)
-            else:
-                score, best, nodes = self.core.solve_placement(board, piece, available, self.deadline or 0.0)
-        except TimeoutError:
-            raise OutOfTime from None
+        if piece < 0:
+            score, best, nodes = self._core(self.core.solve_choice, board, available)
+        else:
+            score, best, nodes = self._core(self.core.solve_placement, board, piece, available)
         self.nodes += nodes
         empties = available.bit_count() + (piece >= 0)
         return _solution(score, empties, None if best < 0 else best, nodes, time.perf_counter() - started)
+
+    def _core(self, call: Callable[..., tuple[int, ...]], *args: int | list[int]) -> tuple[int, ...]:
+        """``call(*args, deadline)`` on the compiled solver, reporting progress here."""
+        self.core.progress = None if self.progress is None else self._report
+        try:
+            return call(*args, self.deadline or 0.0)
+        except TimeoutError:
+            raise OutOfTime from None
 
     def _report(self, nodes: int) -> None:
         if self.progress is not None:

@@ -23,10 +23,18 @@ from bordspel.ai.players import Endgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.hermit import COLOURS, Geometry, HermitMove, HermitState, dilate, geometry, placement_starts
+from bordspel.games.hermit.engine import (
+    COLOURS,
+    Geometry,
+    HermitMove,
+    HermitState,
+    dilate,
+    geometry,
+    placement_starts,
+)
 
 if TYPE_CHECKING:
-    from bordspel.ai.hermit_proof import ProofSolver
+    from bordspel.games.hermit.proof import ProofSolver
 
 __all__ = ["GrundySolver", "MirrorPlayer", "evaluate"]
 
@@ -263,7 +271,7 @@ class HermitEndgame:
         return {"time_limit": self.time_limit, "solvers": {}}
 
     def __call__(self, state: State) -> HermitMove | None:
-        from bordspel.ai.hermit_proof import ProofSolver
+        from bordspel.games.hermit.proof import ProofSolver
 
         assert isinstance(state, HermitState)
         if state.n % 2 and state.to_move == 0 and _mirror_applies(state):

@@ -1,0 +1,75 @@
+"""The RL action codec and observation planes of Santorini.
+
+(5 x 5, 444 actions: 0-299 the setup pairs of squares in ``itertools.combinations``
+order; 300-427 ``300 + (worker * 8 + move) * 8 + build`` for a turn of the first or second of
+the mover's workers, with the directions N NE E SE S SW W NW; 428-443 ``428 + worker * 8 + move``
+for a winning move, which builds nothing)
+    planes 0-4: tower height 0, 1, 2, 3, dome; then one plane per colour of workers, the
+    observer's colour first and the others in seat order; last: all ones during the setup.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from bordspel.core import State
+from bordspel.games.santorini.engine import CELLS, STEPS, Placement, SantoriniState, Turn, height
+from bordspel.rl.codecs import Codec, Planes, mask_planes
+
+__all__ = ["CODEC", "SantoriniCodec"]
+
+
+PAIRS = list(combinations(range(CELLS), 2))
+PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
+TURNS, WINS = 300, 428
+
+
+class SantoriniCodec(Codec):
+    def num_actions(self, start: State) -> int:
+        return 444
+
+    def encode(self, state: State, move: Any) -> int:
+        assert isinstance(state, SantoriniState)
+        if isinstance(move, Placement):
+            return int(PAIR_INDEX[(move.first, move.second)])
+        worker: int = state.my_workers().index(move.source)
+        step: int = STEPS[move.source].index(move.target)
+        if move.build is None:
+            return WINS + worker * 8 + step
+        build: int = STEPS[move.target].index(move.build)
+        return TURNS + (worker * 8 + step) * 8 + build
+
+    def decode(self, state: State, action: int) -> Any:
+        assert isinstance(state, SantoriniState)
+        if action < TURNS:
+            return Placement(*PAIRS[action])
+        if action >= WINS:
+            worker, step = divmod(action - WINS, 8)
+            build = None
+        else:
+            rest, build = divmod(action - TURNS, 8)
+            worker, step = divmod(rest, 8)
+        source = state.my_workers()[worker]
+        target = STEPS[source][step] if source >= 0 else -1
+        if target < 0:
+            return None
+        if build is None:
+            return Turn(source, target, None)
+        built = STEPS[target][build]
+        return None if built < 0 else Turn(source, target, built)
+
+    def observe(self, state: State, seat: int) -> Planes:
+        assert isinstance(state, SantoriniState)
+        heights = [height(state.levels, c) for c in range(CELLS)]
+        planes = [sum(1 << c for c in range(CELLS) if heights[c] == level) for level in range(5)]
+        mine = state.colour_of(seat)
+        for colour in [mine, *(c for c in range(state.colours) if c != mine)]:
+            planes.append(sum(1 << c for c in state.workers[2 * colour : 2 * colour + 2] if c >= 0))
+        planes.append((1 << CELLS) - 1 if state.in_setup else 0)
+        return np.stack([mask_planes(m, 5, 5) for m in planes], axis=-1)
+
+
+CODEC = SantoriniCodec()

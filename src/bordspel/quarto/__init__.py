@@ -1,0 +1,11 @@
+"""``bordspel.quarto`` is the Quarto engine module, ``bordspel.games.quarto.engine`` (kept for old imports).
+
+Importing it gives the engine module itself, so every name, its classes and pickles are the same.
+"""
+
+import sys
+
+from bordspel.games.quarto import engine
+from bordspel.games.quarto.engine import *  # noqa: F403 (for type checkers; the module itself replaces this one)
+
+sys.modules[__name__] = engine
