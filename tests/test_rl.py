@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bordspel.core import available_games, new_game
+from bordspel.core import State, available_games, new_game
 from bordspel.rl.codecs import codec_for
 
 from .variants import IDS, VARIANTS
@@ -20,9 +20,12 @@ from .variants import IDS, VARIANTS
 
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
 def test_codecs_round_trip_and_masks(game: str, options: dict[str, Any]) -> None:
-    rng = random.Random(0)
-    state = new_game(game, **options)
-    codec = codec_for(game)
+    play_through_codec(new_game(game, **options), random.Random(0))
+
+
+def play_through_codec(state: State, rng: random.Random) -> None:
+    """A random game in which every legal move's action decodes to it, and masks and shapes hold."""
+    codec = codec_for(state.name)
     size = codec.num_actions(state)
     shape = codec.observe(state, 0).shape
     while not state.is_over():

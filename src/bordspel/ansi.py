@@ -11,7 +11,7 @@ from typing import Any
 
 from bordspel.core import Grid, State, game_part, square_name
 
-__all__ = ["MARK", "RESET", "framed", "grid_picture", "marked", "render"]
+__all__ = ["MARK", "RESET", "framed", "grid_picture", "marked", "notes", "render"]
 
 RESET = "\x1b[0m"
 MARK = "\x1b[7m"
@@ -28,6 +28,13 @@ def render(state: State, last: Any = None, *, colour: bool = True) -> str:
     if picture is not None:
         return str(picture(state, last, colour=colour))
     return grid_picture(state, colour=colour)
+
+
+def notes(state: State) -> str:
+    """What a player should know besides the board (Santorini's god cards): the state's
+    ``notes()`` when it has them, else ""."""
+    told = getattr(state, "notes", None)
+    return str(told()) if callable(told) else ""
 
 
 def grid_picture(state: State, *, colour: bool = True) -> str:

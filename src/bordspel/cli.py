@@ -35,6 +35,8 @@ def parse_options(game: str, pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _convert(text: str, default: object, name: str) -> object:
+    if default is None and text.lstrip("-").isdigit():  # an optional number, like a seed
+        return int(text)
     if isinstance(default, bool):
         if text.lower() not in ("1", "0", "yes", "no", "true", "false", "on", "off"):
             raise BordspelError(f"option {name} is yes or no, not {text!r}")

@@ -1,7 +1,7 @@
 """``bordspel play``: a game in the terminal against the computer or another person.
 
 Type a move in the game's notation, or a command: ``moves``, ``hint``, ``undo``, ``save FILE``,
-``load FILE``, ``position``, ``help``, ``quit``. A mistyped or illegal move gets a one-line
+``load FILE``, ``position``, ``cards``, ``help``, ``quit``. A mistyped or illegal move gets a one-line
 reason and a new prompt. Boards are drawn in colour (through rich when it is installed).
 """
 
@@ -27,6 +27,7 @@ HELP = """Type a move (e.g. {example}), or one of:
   save FILE    write the game record to FILE
   load FILE    continue the game recorded in FILE
   position     the position string
+  cards        the god cards (Santorini) or other notes on the game
   quit         stop"""
 
 
@@ -56,6 +57,7 @@ class Session:
             "save": self._save,
             "load": self._load,
             "position": lambda _: self._say(self.game.state.to_str()),
+            "cards": lambda _: self._say(ansi.notes(self.game.state) or "nothing to add to the board"),
             "help": lambda _: self._help(),
         }
 
@@ -80,6 +82,8 @@ class Session:
 
     def run(self) -> int:
         """Play until the game ends with no person left to undo, or the person quits."""
+        if ansi.notes(self.game.state):
+            self._say(ansi.notes(self.game.state))
         self._show()
         while True:
             state = self.game.state

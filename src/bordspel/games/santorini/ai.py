@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bordspel.ai.registry import Knowledge
-from bordspel.core import State
+from bordspel.core import State, iter_bits
 from bordspel.games.santorini.batch import compiled
 from bordspel.games.santorini.engine import (
     CELLS,
     NEIGHBOURS,
     SIZE,
+    STEPS,
+    Levels,
     SantoriniState,
     Turn,
     height,
@@ -73,8 +75,83 @@ class Evaluation:
         for index, cell in enumerate(state.workers):
             if cell >= 0:
                 totals[index // 2] += worker_value(state.levels, occupied, cell, self.weights)
+        if state.powers is not None:
+            for colour in range(state.colours):
+                totals[colour] += self.weights.threat * god_threats(state, colour)
         others = [t for colour, t in enumerate(totals) if colour != mine]
         return totals[mine] - sum(others) / max(1, len(others))
+
+
+def god_threats(state: SantoriniState, colour: int) -> int:
+    """How many workers of ``colour`` threaten a win through a simple god's power next turn.
+
+    Pan's drop of two levels, Artemis's climb over two steps, Apollo's and Minotaur's climb onto
+    an opponent's level-3 square; none while an opponent's Athena forbids moving up (Pan's drop
+    still counts then).
+    """
+    levels, workers = state.levels, state.workers
+    occupied = occupied_mask(workers)
+    up = state.powers.up if state.powers is not None else 0
+    held = any(
+        state.god_of(seat) == "athena" and up >> seat & 1
+        for seat in range(state.players)
+        if state.colour_of(seat) != colour
+    )
+    threats = [
+        _THREATS[name]
+        for seat in range(state.players)
+        if state.colour_of(seat) == colour and (name := state.god_of(seat) or "") in _THREATS
+        if name == "pan" or not held
+    ]
+    return sum(
+        any(threat(levels, occupied, cell, workers, colour) for threat in threats)
+        for cell in workers[2 * colour : 2 * colour + 2]
+        if cell >= 0
+    )
+
+
+def _pan(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...], colour: int) -> bool:
+    level = height(levels, cell)
+    return level >= 2 and any(
+        height(levels, t) <= level - 2 for t in iter_bits(move_targets(levels, occupied, cell))
+    )
+
+
+def _artemis(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...], colour: int) -> bool:
+    top = levels[2] & ~levels[3]
+    return height(levels, cell) == 1 and any(
+        height(levels, t) == 2 and move_targets(levels, occupied & ~(1 << cell), t) & top
+        for t in iter_bits(move_targets(levels, occupied, cell))
+    )
+
+
+def _rival_tops(levels: Levels, cell: int, workers: tuple[int, ...], colour: int) -> list[int]:
+    """Level-3 neighbours of a level-2 ``cell`` where an opponent worker stands."""
+    if height(levels, cell) != 2:
+        return []
+    return [
+        other
+        for index, other in enumerate(workers)
+        if other >= 0
+        and index // 2 != colour
+        and NEIGHBOURS[cell] >> other & 1
+        and height(levels, other) == 3
+    ]
+
+
+def _apollo(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...], colour: int) -> bool:
+    return bool(_rival_tops(levels, cell, workers, colour))
+
+
+def _minotaur(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...], colour: int) -> bool:
+    for other in _rival_tops(levels, cell, workers, colour):
+        behind = STEPS[other][STEPS[cell].index(other)]
+        if behind >= 0 and not (occupied | levels[3]) >> behind & 1:
+            return True
+    return False
+
+
+_THREATS = {"pan": _pan, "artemis": _artemis, "apollo": _apollo, "minotaur": _minotaur}
 
 
 def make_evaluation(weights: Weights) -> Any:

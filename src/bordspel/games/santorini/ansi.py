@@ -6,6 +6,7 @@ from typing import Any
 
 from bordspel.ansi import RESET, framed, marked
 from bordspel.games.santorini.engine import SIZE, Placement, SantoriniState, Turn, height
+from bordspel.games.santorini.turns import GodTurn
 
 __all__ = ["render"]
 
@@ -14,6 +15,8 @@ _WORKERS = ("\x1b[1;38;5;208m", "\x1b[1;35m", "\x1b[1;36m")
 
 
 def _marks(last: Any) -> set[int]:
+    if isinstance(last, GodTurn):
+        return {cell for action in last.actions for cell in (action.source, action.target) if cell >= 0}
     if isinstance(last, Turn):
         return {last.source, last.target} | ({last.build} if last.build is not None else set())
     if isinstance(last, Placement):
@@ -37,4 +40,5 @@ def render(state: SantoriniState, last: Any = None, *, colour: bool = True) -> s
             mark = f"{_WORKERS[(ord(worker) - 65) // 2 % 3]}{worker}" if worker else " "
             row.append(marked(f"{_LEVELS[level]}{level}{mark}{_LEVELS[level]} {RESET}", cell in marks))
         rows.append(row)
-    return framed(rows, 3)
+    gods = [f"{seat + 1} {(state.god_of(seat) or '-').capitalize()}" for seat in range(state.players)]
+    return framed(rows, 3) + ("\n   gods: " + " · ".join(gods) if state.powers is not None else "")

@@ -56,7 +56,7 @@ def random_games(state: SantoriniState, n: int, seed: int | None = None) -> Rand
     if n < 0:
         raise BordspelError(f"the number of games must be 0 or more, not {n}")
     seed = secrets.randbits(64) if seed is None else seed & _MASK64
-    if _CORE is None:
+    if _CORE is None or state.powers is not None:  # the compiled module knows no god powers
         return pure_random_games(state, n, seed)
     masks, plies = _CORE.random_games(state, n, seed)
     seats = {mask: _seats(mask) for mask in set(masks)}
@@ -85,7 +85,7 @@ def compiled() -> bool:
 
 def native_perft(state: SantoriniState, depth: int) -> int | None:
     """Perft from the compiled module, or None when it is not built (or ``depth`` < 1)."""
-    if _CORE is None or depth < 1:
+    if _CORE is None or depth < 1 or state.powers is not None:
         return None
     return int(_CORE.perft(state, depth))
 

@@ -3,9 +3,14 @@
 (5 x 5, 444 actions: 0-299 the setup pairs of squares in ``itertools.combinations``
 order; 300-427 ``300 + (worker * 8 + move) * 8 + build`` for a turn of the first or second of
 the mover's workers, with the directions N NE E SE S SW W NW; 428-443 ``428 + worker * 8 + move``
-for a winning move, which builds nothing)
+for a winning move, which builds nothing; with gods, 444 + 16,384 actions: any other turn (a
+GodTurn, Hermes's long move, Zeus's build under himself) is ``444 + rank``, its rank among the
+position's such turns sorted by text, see ``god_codec``)
     planes 0-4: tower height 0, 1, 2, 3, dome; then one plane per colour of workers, the
-    observer's colour first and the others in seat order; last: all ones during the setup.
+    observer's colour first and the others in seat order; then all ones during the setup. With
+    gods, then per seat from the observer on: a plane filled with its god's number (1-30 in the
+    order of ``GODS``) and one with the power it plays now (Chaos's card, Circe's), and a plane
+    of ones while an opponent's Athena forbids the observer to move up.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import numpy as np
 
 from bordspel.core import State
 from bordspel.games.santorini.engine import CELLS, STEPS, Placement, SantoriniState, Turn, height
+from bordspel.games.santorini.god_codec import GOD_TURNS, god_planes, god_turn_at, god_turn_rank, is_step_turn
 from bordspel.rl.codecs import Codec, Planes, mask_planes
 
 __all__ = ["CODEC", "SantoriniCodec"]
@@ -24,17 +30,20 @@ __all__ = ["CODEC", "SantoriniCodec"]
 
 PAIRS = list(combinations(range(CELLS), 2))
 PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
-TURNS, WINS = 300, 428
+TURNS, WINS, GODS_AT = 300, 428, 444
 
 
 class SantoriniCodec(Codec):
     def num_actions(self, start: State) -> int:
-        return 444
+        assert isinstance(start, SantoriniState)
+        return GODS_AT if start.powers is None else GODS_AT + GOD_TURNS
 
     def encode(self, state: State, move: Any) -> int:
         assert isinstance(state, SantoriniState)
         if isinstance(move, Placement):
             return int(PAIR_INDEX[(move.first, move.second)])
+        if not is_step_turn(move):
+            return GODS_AT + god_turn_rank(state, move)
         worker: int = state.my_workers().index(move.source)
         step: int = STEPS[move.source].index(move.target)
         if move.build is None:
@@ -46,6 +55,8 @@ class SantoriniCodec(Codec):
         assert isinstance(state, SantoriniState)
         if action < TURNS:
             return Placement(*PAIRS[action])
+        if action >= GODS_AT:
+            return god_turn_at(state, action - GODS_AT)
         if action >= WINS:
             worker, step = divmod(action - WINS, 8)
             build = None
@@ -69,7 +80,9 @@ class SantoriniCodec(Codec):
         for colour in [mine, *(c for c in range(state.colours) if c != mine)]:
             planes.append(sum(1 << c for c in state.workers[2 * colour : 2 * colour + 2] if c >= 0))
         planes.append((1 << CELLS) - 1 if state.in_setup else 0)
-        return np.stack([mask_planes(m, 5, 5) for m in planes], axis=-1)
+        stacked = [mask_planes(m, 5, 5) for m in planes]
+        stacked += [np.full((5, 5), value, dtype=np.int8) for value in god_planes(state, seat)]
+        return np.stack(stacked, axis=-1)
 
 
 CODEC = SantoriniCodec()

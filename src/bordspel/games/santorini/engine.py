@@ -15,6 +15,7 @@ are the methods ``_turns`` and ``_settle`` of the state.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
@@ -34,7 +35,7 @@ from bordspel.core import (
     square_name,
 )
 from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
-from bordspel.options import Choice, Flag
+from bordspel.options import BadOption, Choice, Flag
 
 __all__ = [
     "BOX_SUPPLY",
@@ -96,9 +97,11 @@ _TRIALS = 24
 
 
 def height(levels: Levels, cell: int) -> int:
-    """The tower height on ``cell``: 0-3 blocks, 4 for a dome."""
+    """The tower height on ``cell``: 0-3 blocks, 4 for a dome (at any level: Atlas, Selene)."""
     g1, g2, g3, dome = levels
-    return (g1 >> cell & 1) + (g2 >> cell & 1) + (g3 >> cell & 1) + (dome >> cell & 1)
+    if dome >> cell & 1:
+        return DOME
+    return (g1 >> cell & 1) + (g2 >> cell & 1) + (g3 >> cell & 1)
 
 
 def move_targets(levels: Levels, occupied: int, cell: int) -> int:
@@ -125,9 +128,9 @@ def raise_tower(levels: Levels, cell: int) -> Levels:
 
 
 def exact_level(levels: Levels, level: int) -> int:
-    """Cells whose tower has exactly ``level`` pieces."""
+    """Cells whose tower has exactly ``level`` pieces (4: a dome)."""
     g1, g2, g3, dome = levels
-    return ((FULL & ~g1), g1 & ~g2, g2 & ~g3, g3 & ~dome, dome)[level]
+    return ((FULL & ~g1), g1 & ~g2, g2 & ~g3, g3, dome)[level] & (dome if level == DOME else ~dome)
 
 
 def occupied_mask(workers: Sequence[int]) -> int:
@@ -335,13 +338,33 @@ def _split_squares(text: str) -> list[str]:
     return squares
 
 
+class GodChoice:
+    """The ``gods`` option: one name per seat joined by commas ('-' for none), random or simple."""
+
+    TEXT_LIMIT = 64
+
+    def check(self, name: str, value: object) -> str:
+        if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
+            raise BadOption(f"option {name!r} is god names joined by commas, random or simple")
+        if value.strip().lower() not in ("", "random", "simple"):
+            unknown = [g for g in value.lower().split(",") if g.strip() not in GODS and g.strip() != "-"]
+            if unknown:
+                raise BadOption(f"option {name!r}: unknown god {unknown[0][:20]!r}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        return {"choices": ["", "random", "simple", *GODS], "text": self.TEXT_LIMIT, "per_seat": True}
+
+
 # -- the game -----------------------------------------------------------------------------------
 class SantoriniState(State[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
-    __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners")
+    __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners", "powers")
     name = "santorini"
-    option_limits = MappingProxyType({"players": Choice((2, 3, 4)), "finite_supply": Flag()})
+    option_limits = MappingProxyType(
+        {"players": Choice((2, 3, 4)), "finite_supply": Flag(), "gods": GodChoice()}
+    )
     players: int
     levels: Levels
     workers: tuple[int, ...]
@@ -349,6 +372,8 @@ class SantoriniState(State[SantoriniMove]):
     supply: tuple[int, int, int, int] | None
     out: int
     winners: frozenset[int] | None
+    powers: Powers | None
+    """The gods of the seats and what their powers remember; None for the game without gods."""
 
     @classmethod
     def _make(
@@ -360,6 +385,7 @@ class SantoriniState(State[SantoriniMove]):
         supply: tuple[int, int, int, int] | None,
         out: int,
         winners: frozenset[int] | None,
+        powers: Powers | None = None,
     ) -> SantoriniState:
         state = object.__new__(cls)
         _SET(state, "players", players)
@@ -369,6 +395,7 @@ class SantoriniState(State[SantoriniMove]):
         _SET(state, "supply", supply)
         _SET(state, "out", out)
         _SET(state, "winners", winners)
+        _SET(state, "powers", powers)
         return state
 
     @classmethod
@@ -377,12 +404,19 @@ class SantoriniState(State[SantoriniMove]):
         players: int = 2,
         finite_supply: bool = False,
         workers: Sequence[tuple[int, int]] | None = None,
+        gods: str | Sequence[str] = "",
+        seed: int | None = None,
         **options: Any,
     ) -> SantoriniState:
-        """A new game; ``workers`` (two squares per colour, in order) skips the setup phase."""
+        """A new game; ``workers`` (two squares per colour, in order) skips the setup phase.
+
+        ``gods`` names each seat's god (``"apollo,pan"``; ``-`` for none), or is ``random`` (any
+        god) or ``simple`` (the simple gods), drawn with ``seed``; ``seed`` also shuffles Chaos's deck.
+        """
         if options:
             raise BordspelError(
-                f"Santorini has no option {', '.join(options)}; it takes players, finite_supply, workers"
+                f"Santorini has no option {', '.join(options)}; "
+                "it takes players, finite_supply, workers, gods, seed"
             )
         players = check_int(players, "the number of players", 2, 4)
         colours = 2 if players == 4 else players
@@ -392,14 +426,52 @@ class SantoriniState(State[SantoriniMove]):
             if len(cells) != 2 * colours:
                 raise BordspelError(f"{players} players need {2 * colours} workers, not {len(cells)}")
         supply = BOX_SUPPLY if finite_supply else None
-        start = cls._make(players, (0, 0, 0, 0), tuple(cells), 0, supply, 0, None)
+        powers = deal_gods(gods, players, seed)
+        start = cls._make(players, (0, 0, 0, 0), tuple(cells), 0, supply, 0, None, powers)
+        if start.in_setup:
+            start = start._with_turn(start._setup_order()[0])
         return start._settle(True)
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.players, self.levels, self.workers, self.turn, self.supply, self.out, self.winners)
+        return (
+            self.players,
+            self.levels,
+            self.workers,
+            self.turn,
+            self.supply,
+            self.out,
+            self.winners,
+            self.powers,
+        )
 
     def options(self) -> dict[str, Any]:
-        return {"players": self.players, "finite_supply": self.supply is not None}
+        options: dict[str, Any] = {"players": self.players, "finite_supply": self.supply is not None}
+        if self.powers is not None:
+            options["gods"] = ",".join(name or "-" for name in self.powers.gods)
+        return options
+
+    def god_of(self, seat: int) -> str | None:
+        """The name of ``seat``'s god, None without one."""
+        return self.powers.gods[seat] or None if self.powers is not None else None
+
+    def notes(self) -> str:
+        """The god cards in play, one seat a line ("" without gods)."""
+        return "\n".join(self.god_cards())
+
+    def god_cards(self) -> list[str]:
+        """Each seat's god with its card text (Chaos's face-up power too): for front ends."""
+        if self.powers is None:
+            return []
+        lines = []
+        for seat, (name, memo) in enumerate(zip(self.powers.gods, self.powers.memos)):
+            if not name:
+                lines.append(f"player {seat + 1}: no god")
+                continue
+            lines.append(f"player {seat + 1}: {name.capitalize()}: {GOD_TEXT[name]}")
+            if name == "chaos":
+                card = memo.split("/")[0]
+                lines.append(f"  face-up: {card.capitalize()}: {GOD_TEXT[card]}")
+        return lines
 
     # -- seats and colours ------------------------------------------------------------------
     @property
@@ -427,7 +499,7 @@ class SantoriniState(State[SantoriniMove]):
     @property
     def in_setup(self) -> bool:
         """Whether the player to move still has to place their workers."""
-        return self.winners is None and self.workers[2 * self.colour_of(self.turn)] < 0
+        return self.winners is None and self.workers[2 * self.colour_of(self.turn)] == -1
 
     def my_workers(self) -> tuple[int, int]:
         """The cells of the two workers of the player to move."""
@@ -478,12 +550,25 @@ class SantoriniState(State[SantoriniMove]):
         taken = occupied_mask(self.workers) | self.levels[2]
         return [c for c in range(CELLS) if not taken >> c & 1]
 
+    def _placements(self) -> list[Placement]:
+        free = self._placeable()
+        god = generator.base_god(self, self.turn)
+        return [Placement(a, b) for i, a in enumerate(free) for b in free[i + 1 :] if god.placeable(a, b)]
+
+    def _setup_order(self) -> list[int]:
+        """The seats that place workers, in order: Bia's first, then by seat."""
+        seats = range(self.colours)
+        first = [s for s in range(self.players) if generator.base_god(self, s).places_first]
+        leading = [s % self.colours for s in first]
+        return leading + [s for s in seats if s not in leading]
+
     def legal_moves(self) -> list[Any]:
         if self.winners is not None:
             return []
         if self.in_setup:
-            free = self._placeable()
-            return [Placement(a, b) for i, a in enumerate(free) for b in free[i + 1 :]]
+            return list(self._placements())
+        if self.powers is not None:
+            return list(generator.table(self))
         moves: list[Any] = []
         for source, target, builds in self._turns():
             if builds < 0:
@@ -493,7 +578,7 @@ class SantoriniState(State[SantoriniMove]):
         return moves
 
     def count_moves(self) -> int:
-        if self.winners is not None or self.in_setup:
+        if self.winners is not None or self.in_setup or self.powers is not None:
             return len(self.legal_moves())
         return sum(1 if builds < 0 else builds.bit_count() for _, _, builds in self._turns())
 
@@ -508,9 +593,9 @@ class SantoriniState(State[SantoriniMove]):
         draw (a winning move owns one build direction of eight), which is uniform over the legal
         turns; after a few misses it counts the turns and picks one, which is uniform too.
         """
-        if self.winners is not None:
+        if self.winners is not None or self.powers is not None:
             return super().random_move(rng)
-        if self.workers[2 * (self.turn % self.colours)] < 0:  # setup
+        if self.workers[2 * (self.turn % self.colours)] == -1:  # setup
             first, second = rng.sample(self._placeable(), 2)
             return Placement(min(first, second), max(first, second))
         move = self._draw(rng)
@@ -562,7 +647,9 @@ class SantoriniState(State[SantoriniMove]):
 
     def _has_turn(self) -> bool:
         if self.in_setup:
-            return len(self._placeable()) >= 2
+            return bool(self._placements())
+        if self.powers is not None:
+            return generator.has_turn(self)
         if self.supply is None:  # after any move the worker can build where it stood
             levels, workers = self.levels, self.workers
             occupied = occupied_mask(workers)
@@ -581,6 +668,8 @@ class SantoriniState(State[SantoriniMove]):
             return False
         if self.in_setup:
             return isinstance(move, Placement) and move in self.legal_moves()
+        if self.powers is not None:
+            return isinstance(move, (Turn, GodTurn)) and _hashable(move) and move in generator.table(self)
         if not (isinstance(move, Turn) and _is_turn(move)):
             return False
         source, target, build = move
@@ -604,7 +693,13 @@ class SantoriniState(State[SantoriniMove]):
                 return "the workers are being placed: give two empty squares, like c3d4"
             if any(height(self.levels, c) >= 3 for c in move):
                 return "workers cannot be placed on a dome or a level-3 tower"
+            if not generator.base_god(self, self.turn).placeable(*move):
+                return "Eros places the workers on opposite edges of the board"
             return "both squares must be empty and different, the first one first"
+        if self.powers is not None:
+            if not (isinstance(move, (Turn, GodTurn)) and _hashable(move)):
+                return "give a turn as its actions, like c3d4+e4 (see the notation)"
+            return generator.why_illegal(self, move)
         if not (isinstance(move, Turn) and _is_turn(move)):
             return "give a turn as worker square, move square, build square, like c3d4e4"
         if move.source not in self.my_workers():
@@ -621,9 +716,14 @@ class SantoriniState(State[SantoriniMove]):
             workers = list(self.workers)
             colour = turn % self.colours
             workers[2 * colour], workers[2 * colour + 1] = move.first, move.second
-            following = turn + 1 if turn + 1 < self.colours else 0
-            state = self._make(players, self.levels, tuple(workers), following, self.supply, self.out, None)
+            unplaced = [s for s in self._setup_order() if workers[2 * s] == -1]
+            following = unplaced[0] if unplaced else 0
+            state = self._make(
+                players, self.levels, tuple(workers), following, self.supply, self.out, None, self.powers
+            )
             return state._settle(False)
+        if self.powers is not None:
+            return self._after(generator.table(self)[move])
         source, target, build = move
         index = self.workers.index(source)
         moved = self.workers[:index] + (target,) + self.workers[index + 1 :]
@@ -640,10 +740,30 @@ class SantoriniState(State[SantoriniMove]):
         state = self._make(players, levels, moved, following, supply, self.out, None)
         return state if state._has_turn() else state._settle(False)
 
+    def _after(self, result: Result) -> SantoriniState:
+        """The position after a god turn that led to ``result``."""
+        powers = Powers(self.powers.gods, result.memos, result.up) if self.powers is not None else None
+        board = result.board
+        if result.winners is not None:
+            return self._make(
+                self.players,
+                board.levels,
+                board.workers,
+                self.turn,
+                board.supply,
+                self.out,
+                result.winners,
+                powers,
+            )
+        state = self._make(
+            self.players, board.levels, board.workers, self.turn, board.supply, self.out, None, powers
+        )
+        return state._with_turn(state._next_seat(self.turn))._settle(False)
+
     def _settle(self, check_climbed: bool) -> SantoriniState:
         """End the game, or remove players who cannot move (three players), as the rules say."""
         state = self
-        if check_climbed:  # a loaded position: a worker already on level 3 has won
+        if check_climbed and self.powers is None:  # a loaded position: a worker on level 3 has won
             for index, cell in enumerate(state.workers):
                 if cell >= 0 and height(state.levels, cell) == 3:
                     return state._with_winners(state.team(index // 2))
@@ -666,17 +786,28 @@ class SantoriniState(State[SantoriniMove]):
         return seat
 
     def _with_turn(self, turn: int) -> SantoriniState:
-        return self._make(self.players, self.levels, self.workers, turn, self.supply, self.out, None)
+        return self._make(
+            self.players, self.levels, self.workers, turn, self.supply, self.out, None, self.powers
+        )
 
     def _with_winners(self, winners: frozenset[int]) -> SantoriniState:
-        return self._make(self.players, self.levels, self.workers, self.turn, self.supply, self.out, winners)
+        return self._make(
+            self.players, self.levels, self.workers, self.turn, self.supply, self.out, winners, self.powers
+        )
 
     def _eliminate(self, seat: int) -> SantoriniState:
         workers = list(self.workers)
         colour = self.colour_of(seat)
         workers[2 * colour] = workers[2 * colour + 1] = -1
         return self._make(
-            self.players, self.levels, tuple(workers), self.turn, self.supply, self.out | 1 << seat, None
+            self.players,
+            self.levels,
+            tuple(workers),
+            self.turn,
+            self.supply,
+            self.out | 1 << seat,
+            None,
+            self.powers,
         )
 
     def outcome(self) -> Outcome | None:
@@ -684,6 +815,8 @@ class SantoriniState(State[SantoriniMove]):
             return None
         climbed = any(c >= 0 and height(self.levels, c) == 3 for c in self.workers)
         reason = "a worker climbed to level 3" if climbed else "no legal turn"
+        if self.powers is not None:
+            reason = "a winning move or god power, or no legal turn"
         return Outcome(self.winners, reason, self.players)
 
     def is_over(self) -> bool:
@@ -699,17 +832,19 @@ class SantoriniState(State[SantoriniMove]):
 
     def to_str(self) -> str:
         """E.g. ``00000/01000/00200/00010/00000 workers=c3d4,b2e5 turn=1 players=2``."""
-        rows = ["".join(str(height(self.levels, r * SIZE + c)) for c in range(SIZE)) for r in range(SIZE)]
+        rows = ["".join(_tower_char(self.levels, r * SIZE + c) for c in range(SIZE)) for r in range(SIZE)]
         groups = []
         for colour in range(self.colours):
             first, second = self.workers[2 * colour], self.workers[2 * colour + 1]
-            groups.append("-" if first < 0 else _sq(first) + _sq(second))
+            groups.append("-" if first == -1 else _worker_text(first) + _worker_text(second))
         fields = ["/".join(rows), "workers=" + ",".join(groups), f"turn={self.turn + 1}"]
         fields.append(f"players={self.players}")
         if self.supply is not None:
             fields.append("supply=" + ",".join(map(str, self.supply)))
         if self.out:
             fields.append("out=" + ",".join(str(s + 1) for s in range(self.players) if self.out >> s & 1))
+        if self.powers is not None:
+            fields.extend(_powers_fields(self.powers, self.winners))
         return " ".join(fields)
 
     @classmethod
@@ -721,7 +856,14 @@ class SantoriniState(State[SantoriniMove]):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        return Placement.from_str(text) if self.in_setup else Turn.from_str(text)
+        text = check_text(text, MAX_MOVE_TEXT, "a move")
+        if self.in_setup:
+            return Placement.from_str(text)
+        if any(mark in text for mark in "+*") or text.strip().startswith("-"):
+            return generator.turn_of(parse_actions(text))
+        if self.powers is not None and len(_squares(text)) == 1:
+            return generator.turn_of(parse_actions(text))
+        return Turn.from_str(text)
 
 
 def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
@@ -730,10 +872,12 @@ def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
         raise ValueError("the board must be 5 rows of 5 digits joined by '/'")
     levels: Levels = (0, 0, 0, 0)
     for cell, char in enumerate("".join(rows)):
-        if char not in "01234":
-            raise ValueError(f"tower heights are 0-4, not {char!r}")
-        for _ in range(int(char)):
+        if char not in "01234567":
+            raise ValueError(f"tower heights are 0-4 (5-7: a dome on 0-2 blocks), not {char!r}")
+        for _ in range(int(char) - 5 if char > "4" else int(char)):
             levels = raise_tower(levels, cell)
+        if char > "4":
+            levels = (*levels[:3], levels[3] | 1 << cell)
     players = check_int(int(named.pop("players", "2")), "players", 2, 4)
     colours = 2 if players == 4 else players
     groups = named.pop("workers").split(",")
@@ -741,7 +885,7 @@ def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
         raise ValueError(f"{players} players need {colours} groups of workers")
     workers: list[int] = []
     for group in groups:
-        squares = [] if group == "-" else [_cell(s) for s in _split_squares(group)]
+        squares = [] if group == "-" else _worker_cells(group)
         if len(squares) not in (0, 2):
             raise ValueError(f"a group of workers is two squares or '-', not {group!r}")
         workers.extend(squares or [-1, -1])
@@ -756,9 +900,16 @@ def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:
             raise ValueError("supply is four counts: level 1, level 2, level 3, domes")
         supply = (numbers[0], numbers[1], numbers[2], numbers[3])
     out = _parse_out(named.pop("out"), players, workers) if "out" in named else 0
+    powers, won = _parse_powers(named, players)
     if named:
         raise ValueError(f"unknown field {next(iter(named))}")
-    state = SantoriniState._make(players, levels, tuple(workers), turn, supply, out, None)
+    if powers is None and REMOVED in workers:
+        raise ValueError("workers are removed from the game (x) by god powers only")
+    if powers is None and levels[3] & ~levels[2]:
+        raise ValueError("a dome below level 3 (5-7) is built by god powers only")
+    state = SantoriniState._make(players, levels, tuple(workers), turn, supply, out, None, powers)
+    if won:
+        return state._with_winners(won)
     remaining = frozenset(s for s in range(players) if not out >> s & 1)
     if len(remaining) == 1:  # the others were knocked out: the last one standing has won
         return state._with_winners(remaining)
@@ -780,3 +931,124 @@ def _parse_out(text: str, players: int, workers: list[int]) -> int:
     if out == 0b111:
         raise ValueError("at most two of three seats can be out")
     return out
+
+
+def _tower_char(levels: Levels, cell: int) -> str:
+    """0-4 for a tower's height; 5, 6, 7 for a dome on 0, 1, 2 blocks (Atlas, Selene)."""
+    g1, g2, g3, dome = levels
+    if dome >> cell & 1 and not g3 >> cell & 1:
+        return str(5 + (g1 >> cell & 1) + (g2 >> cell & 1))
+    return str(height(levels, cell))
+
+
+def _worker_text(cell: int) -> str:
+    return "x" if cell == REMOVED else _sq(cell)
+
+
+def _worker_cells(group: str) -> list[int]:
+    """``c3d4`` or ``c3x``: the cells of a colour's workers, ``x`` for one removed from the game."""
+    cells: list[int] = []
+    rest = group
+    while rest:
+        if rest[0] == "x":
+            cells.append(REMOVED)
+            rest = rest[1:]
+            continue
+        letters = len(rest) - len(rest.lstrip("abcdefghijklmnopqrstuvwyz"))
+        digits = len(rest[letters:]) - len(rest[letters:].lstrip("0123456789"))
+        if not letters or not digits:
+            raise ValueError(f"{group!r} is not a group of workers")
+        cells.append(_cell(rest[: letters + digits]))
+        rest = rest[letters + digits :]
+    return cells
+
+
+def _powers_fields(powers: Powers, winners: frozenset[int] | None) -> list[str]:
+    """``gods=morpheus:2,pan``, then ``up=`` (Athena) and ``won=`` (a finished game)."""
+    gods = [(name or "-") + (":" + memo if memo else "") for name, memo in zip(powers.gods, powers.memos)]
+    fields = ["gods=" + ",".join(gods)]
+    if powers.up:
+        fields.append("up=" + _seat_list(powers.up))
+    if winners is not None:
+        fields.append("won=" + _seat_list(sum(1 << s for s in winners)))
+    return fields
+
+
+def _seat_list(mask: int) -> str:
+    return ",".join(str(seat + 1) for seat in range(4) if mask >> seat & 1)
+
+
+def _parse_powers(named: dict[str, str], players: int) -> tuple[Powers | None, frozenset[int] | None]:
+    if "gods" not in named:
+        return None, None
+    entries = named.pop("gods").split(",")
+    if len(entries) != players:
+        raise ValueError(f"{players} players need {players} gods ('-' for none)")
+    names, memos = [], []
+    for entry in entries:
+        name, _, memo = entry.partition(":")
+        if name != "-" and name not in GODS:
+            raise ValueError(f"unknown god {name!r}")
+        names.append("" if name == "-" else name)
+        memos.append(memo)
+    up = _parse_seats(named.pop("up", ""), players)
+    won = _parse_seats(named.pop("won"), players) if "won" in named else None
+    powers = Powers(tuple(names), tuple(memos), up)
+    check_memos(powers)
+    return powers, None if won is None else frozenset(s for s in range(players) if won >> s & 1)
+
+
+def _parse_seats(text: str, players: int) -> int:
+    mask = 0
+    for field in filter(None, text.split(",")):
+        mask |= 1 << (check_int(int(field), "a seat", 1, players) - 1)
+    return mask
+
+
+def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powers | None:
+    """The powers of a new game: ``gods`` names one god per seat, or is ``random`` or ``simple``."""
+    names = gods.split(",") if isinstance(gods, str) else list(gods)
+    names = [name.strip().lower() for name in names]
+    if names in ([], [""]):
+        return None
+    rng = random.Random(seed)
+    if names in (["random"], ["simple"]):
+        pool = sorted(SIMPLE_GODS if names == ["simple"] else GODS)
+        names = rng.sample(pool, players)
+    if len(names) != players:
+        raise BordspelError(f"give one god per seat ({players}), '-' for none, or random or simple")
+    for name in names:
+        if name != "-" and name not in GODS:
+            raise BordspelError(f"unknown god {name!r}: choose from {', '.join(GODS)}")
+    chosen = tuple("" if name == "-" else name for name in names)
+    if len({n for n in chosen if n}) != len([n for n in chosen if n]):
+        raise BordspelError("each god can be played by one seat only")
+    taken = frozenset(chosen)
+    memos = tuple(GODS[name].initial_memo(taken, rng) if name else "" for name in chosen)
+    return Powers(chosen, memos, 0)
+
+
+def check_memos(powers: Powers) -> None:
+    """ValueError unless each memo is one its god can hold."""
+    for name, memo in zip(powers.gods, powers.memos):
+        expected = {"morpheus": r"\d*", "chaos": r"([a-z]+/)+\d+", "circe": r"([1-4](\.[1-4])*)?"}
+        pattern = expected.get(name, "")
+        if not re.fullmatch(pattern, memo):
+            raise ValueError(f"{memo!r} is not what {name or 'a seat without a god'} keeps")
+        if name == "chaos" and not all(card in SIMPLE_GODS for card in memo.split("/")[:-1]):
+            raise ValueError(f"Chaos's deck holds simple gods only, not {memo!r}")
+
+
+def _hashable(move: Any) -> bool:
+    """Whether ``move`` can be looked up (no lists or other unhashable parts)."""
+    try:
+        hash(move)
+    except TypeError:
+        return False
+    return True
+
+
+from bordspel.games.santorini import generator  # noqa: E402  (the generator reads this module)
+from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
+from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
+from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402

@@ -1,0 +1,175 @@
+"""The turn generator over a Santorini position: every legal turn and the position after it.
+
+Legal moves, counting, legality with reasons, random moves and "has a turn" all come from
+:func:`table` (or :func:`has_turn`, which stops at the first turn). It runs for any position,
+also one without gods (every seat then plays :data:`~bordspel.games.santorini.gods.MORTAL`):
+the engine keeps its own fast path for that game, and the tests pin the two together.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, God, Line, chaos_card
+from bordspel.games.santorini.turns import Action, Board, GodTurn
+
+if TYPE_CHECKING:
+    from bordspel.games.santorini.engine import SantoriniState
+
+__all__ = ["Powers", "Result", "actions_of", "has_turn", "table", "turn_of"]
+
+
+class Powers(NamedTuple):
+    """The god of each seat ("" for none), each seat's memo, and Athena's "moved up" seats."""
+
+    gods: tuple[str, ...]
+    memos: tuple[str, ...]
+    up: int = 0
+
+
+class Result(NamedTuple):
+    """What a turn leads to, before the next player is found."""
+
+    board: Board
+    memos: tuple[str, ...]
+    up: int
+    winners: frozenset[int] | None
+
+
+def base_god(state: SantoriniState, seat: int) -> God:
+    powers = state.powers
+    return MORTAL if powers is None else GODS.get(powers.gods[seat], MORTAL)
+
+
+def effective_gods(state: SantoriniState, memos: tuple[str, ...]) -> list[God]:
+    """The power each seat plays with: Chaos's face-up card; Circe's taken power."""
+    gods = [base_god(state, seat) for seat in range(state.players)]
+    played = [GODS[chaos_card(memo)] if isinstance(god, Chaos) else god for god, memo in zip(gods, memos)]
+    for seat, god in enumerate(gods):
+        if isinstance(god, Circe) and memos[seat]:
+            taken = [int(s) - 1 for s in memos[seat].split(".")]
+            played[seat] = played[taken[0]]
+            for other in taken:
+                played[other] = MORTAL
+    return played
+
+
+def start(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God]]:
+    """The context of the turn to play, with the memos as the turn begins and the powers played."""
+    seat = state.turn
+    memos = state.powers.memos if state.powers is not None else ("",) * state.players
+    board = _board(state)
+    base = base_god(state, seat)
+    if effective_gods(state, memos)[seat] is not MORTAL:  # a power taken by Circe does nothing
+        changed = base.memo_at_start(memos[seat], board, seat, state.players)
+        memos = memos[:seat] + (changed,) + memos[seat + 1 :]
+    played = effective_gods(state, memos)
+    god = played[seat]
+    colours = state.colours
+    rivals = [s for s in range(state.players) if s % colours != seat % colours and not state.out >> s & 1]
+    up = state.powers.up if state.powers is not None else 0
+    ctx = Context(
+        colour=seat % colours,
+        players=state.players,
+        god=god,
+        rivals=tuple((played[s], s % colours) for s in rivals),
+        memo=memos[seat] if god is base else "",
+        up=up,
+        rival_seats=tuple(rivals),
+    )
+    return ctx, memos, played
+
+
+def _board(state: SantoriniState) -> Board:
+    return Board(state.levels, state.workers, state.supply)
+
+
+def lines(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God], list[Line]]:
+    ctx, memos, played = start(state)
+    found = list(ctx.god.lines(ctx, _board(state)))
+    if any(god.forces_climb for god, _ in ctx.rivals) and any(line.moved_up for line in found):
+        found = [line for line in found if line.moved_up]  # Persephone: move up when possible
+    return ctx, memos, played, found
+
+
+def has_turn(state: SantoriniState) -> bool:
+    """Whether the player to move has a turn (stops at the first one found)."""
+    ctx, _, _ = start(state)
+    return next(iter(ctx.god.lines(ctx, _board(state))), None) is not None
+
+
+@functools.lru_cache(maxsize=2048)
+def table(state: SantoriniState) -> dict[Any, Result]:
+    """Every legal turn of the player to move (in its shortest form) and what it leads to.
+
+    Turns that lead to the same position are one turn: the first one generated is kept.
+    """
+    _, memos, played, found = lines(state)
+    turns: dict[Any, Result] = {}
+    seen: set[Result] = set()
+    for line in found:
+        result = _result(state, memos, played, line)
+        if result not in seen:
+            seen.add(result)
+            turns.setdefault(turn_of(line.actions), result)
+    return turns
+
+
+def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], line: Line) -> Result:
+    seat = state.turn
+    domes_built = line.board.levels[3] != state.levels[3]
+    names = state.powers.gods if state.powers is not None else ("",) * state.players
+
+    def own(other: int) -> bool:
+        return other == seat and played[seat] is base_god(state, seat)
+
+    after = tuple(
+        base_god(state, s).memo_after(memos[s], line, own(s), domes_built, frozenset(names) - {names[s]})
+        for s in range(state.players)
+    )
+    up = state.powers.up if state.powers is not None else 0
+    up &= ~(1 << seat)
+    if played[seat].forbids_climb(1) and line.moved_up:
+        up |= 1 << seat
+    winners = state.team(seat) if line.won else None
+    for other, god in enumerate(played):
+        if winners is None and not state.out >> other & 1 and god.wins_at_end(line.board):
+            winners = state.team(other)
+    return Result(line.board, after, up, winners)
+
+
+def turn_of(actions: tuple[Action, ...]) -> Any:
+    """A :class:`~bordspel.santorini.Turn` when the actions are one move (and one build), else a GodTurn."""
+    from bordspel.games.santorini.engine import Turn
+
+    kinds = tuple(action.kind for action in actions)
+    if kinds == ("move", "build"):
+        return Turn(actions[0].source, actions[0].target, actions[1].target)
+    if kinds == ("move",):
+        return Turn(actions[0].source, actions[0].target, None)
+    return GodTurn(actions)
+
+
+def actions_of(move: Any) -> tuple[Action, ...]:
+    """The actions of a Turn or GodTurn."""
+    if isinstance(move, GodTurn):
+        return move.actions
+    source, target, build = move
+    moved = (Action("move", source, target),)
+    return moved if build is None else moved + (Action("build", -1, build),)
+
+
+def why_illegal(state: SantoriniState, move: Any) -> str:
+    """Which action of ``move`` no legal turn continues with, and what would be legal there."""
+    wanted = actions_of(move)
+    known = [actions_of(turn) for turn in table(state)]
+    done = 0
+    while done < len(wanted) and any(k[: done + 1] == wanted[: done + 1] for k in known):
+        done += 1
+    following = sorted({k[done].to_str() for k in known if len(k) > done and k[:done] == wanted[:done]})
+    shown = ", ".join(following[:12]) + (", ..." if len(following) > 12 else "")
+    if done == len(wanted):
+        return f"the turn is not finished: continue with {shown}" if shown else "no turn matches"
+    after = f"after {'+'.join(a.to_str() for a in wanted[:done])}, " if done else ""
+    return f"{after}{wanted[done].to_str()} is not allowed" + (f": allowed are {shown}" if shown else "")

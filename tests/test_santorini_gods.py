@@ -1,0 +1,199 @@
+"""Santorini's gods: each card's example as a position with its exact set of legal turns."""
+
+from __future__ import annotations
+
+import pytest
+
+from bordspel.games.santorini.gods import GOD_TEXT, GODS
+from bordspel.santorini import SantoriniState
+
+CORRIDOR = "04444/44444/{row}/44444/04440"
+"""Row 3 open; a1, a5 and e5 boxed in by domes: the seat to move plays its worker in row 3."""
+BASE = {"c3b3a3", "c3b3c3", "c3d3c3", "c3d3e3"}
+"""The four turns without a power from c3 in the flat corridor."""
+
+
+def position(board: str, workers: str, gods: str, more: str = "", turn: int = 1) -> SantoriniState:
+    return SantoriniState.from_str(f"{board} workers={workers} turn={turn} players=2 gods={gods}{more}")
+
+
+def corridor(gods: str, row: str = "00000", workers: str = "c3a1,a5e5", more: str = "") -> SantoriniState:
+    return position(CORRIDOR.format(row=row), workers, gods, more)
+
+
+def turns(state: SantoriniState) -> set[str]:
+    return {move.to_str() for move in state.legal_moves()}
+
+
+CASES = {
+    "mortal": (corridor("-,-"), BASE),
+    "apollo": (corridor("apollo,-", workers="c3a1,d3e5"), {"c3b3a3", "c3b3c3", "c3d3e3"}),
+    "artemis": (corridor("artemis,-"), BASE | {"c3b3+b3a3+b3", "c3d3+d3e3+d3"}),
+    "athena": (corridor("-,athena", row="01000", more=" up=2"), {"c3d3c3", "c3d3e3"}),
+    "athena-idle": (corridor("-,athena", row="01000"), BASE),
+    "atlas": (corridor("atlas,-"), BASE | {"c3b3+a3*", "c3b3+c3*", "c3d3+c3*", "c3d3+e3*"}),
+    "demeter": (corridor("demeter,-"), BASE | {"c3b3+a3+c3", "c3d3+c3+e3"}),
+    "hephaestus": (
+        corridor("hephaestus,-"),
+        BASE | {"c3b3+a3+a3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+e3+e3"},
+    ),
+    "hermes": (corridor("hermes,-"), BASE | {"c3a3b3", "b3", "d3", "c3e3d3"}),
+    "minotaur": (corridor("minotaur,-", workers="c3a1,d3e5"), {"c3b3a3", "c3b3c3", "c3d3c3"}),
+    "pan": (corridor("pan,-", row="00210"), {"c3b3", "c3d3c3", "c3d3e3"}),
+    "prometheus": (corridor("prometheus,-"), BASE | {"b3+c3d3+c3", "b3+c3d3+e3", "d3+c3b3+a3", "d3+c3b3+c3"}),
+    "aphrodite": (
+        position("04444/40444/00000/44444/04440", "c3a1,b2e5", "-,aphrodite"),
+        {"c3b3a3", "c3b3c3"},
+    ),
+    "ares": (
+        position("02444/44444/00000/44444/04440", "c3a1,a5e5", "ares,-"),
+        BASE | {turn[:4] + "+" + turn[4:] + "+-b1" for turn in BASE},
+    ),
+    "bia": (corridor("bia,-", workers="c3a1,e3e5"), BASE),
+    "charon": (
+        corridor("charon,-", workers="c3a1,d3e5"),
+        {"c3b3a3", "c3b3c3", "d3b3+c3d3+c3", "d3b3+c3d3+e3"},
+    ),
+    "chronus": (corridor("chronus,-"), BASE),
+    "circe": (corridor("circe,artemis"), BASE | {"c3b3+b3a3+b3", "c3d3+d3e3+d3"}),
+    "circe-victim": (
+        position(CORRIDOR.format(row="00000"), "a5e5,c3a1", "circe:2,artemis", turn=2),
+        BASE,
+    ),
+    "dionysus": (
+        corridor("dionysus,-", row="30000", workers="c3a1,e3e5"),
+        {"c3b3a3", "c3b3c3", "c3d3c3", "c3b3+a3+e3d3+c3", "c3b3+a3+e3d3+e3"},
+    ),
+    "eros": (
+        corridor("eros,-", row="11010", workers="c3a3,a5e5"),
+        {"c3b3", "c3d3c3", "c3d3e3", "a3b3a3"},
+    ),
+    "hera": (
+        corridor("-,hera", row="32300", workers="b3a1,a5e5"),
+        {"b3a3b3", "b3c3"},
+    ),
+    "hestia": (corridor("hestia,-"), BASE | {"c3b3+a3+c3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+e3+c3"}),
+    "hypnus": (
+        position("00444/44444/00100/44444/04440", "c3a3,a5e5", "-,hypnus"),
+        {"a3b3a3"},
+    ),
+    "hypnus-idle": (
+        position("00444/44444/00100/44444/04440", "c3a3,a5e5", "-,-"),
+        {"a3b3a3", "c3b3c3", "c3d3c3", "c3d3e3"},
+    ),
+    "limus": (
+        position("04444/04444/00000/44444/04440", "c3a1,a2e5", "-,limus"),
+        {"c3b3c3", "c3d3c3", "c3d3e3"},
+    ),
+    "limus-dome": (
+        position("04444/04444/30000/44444/04440", "c3a1,a2e5", "-,limus"),
+        {"c3b3a3", "c3b3c3", "c3d3c3", "c3d3e3"},
+    ),
+    "medusa": (corridor("medusa,-", row="01000", workers="c3a1,a3e5"), {"c3b3c3", "c3d3c3", "c3d3e3"}),
+    "morpheus": (
+        corridor("morpheus:1,-"),
+        BASE | {"c3b3+a3+a3", "c3b3+a3+c3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+c3+e3", "c3d3+e3+e3"},
+    ),
+    "persephone": (corridor("-,persephone", row="01000"), {"c3b3a3", "c3b3c3"}),
+    "poseidon": (
+        position("02444/44444/00000/44444/04440", "c3a1,a5e5", "poseidon,-"),
+        BASE
+        | {turn[:4] + "+" + turn[4:] + "+b1" for turn in BASE}
+        | {turn[:4] + "+" + turn[4:] + "+b1+b1" for turn in BASE},
+    ),
+    "selene": (
+        position("02444/44444/00000/44444/04440", "c3a1,a5e5", "selene,-"),
+        BASE | {"c3b3+b1*", "c3d3+b1*"},
+    ),
+    "triton": (
+        position("00000/44444/44444/44444/04040", "b1a5,c5e5", "triton,-"),
+        {"b1a1b1", "b1c1b1", "b1c1d1", "b1c1+c1d1+c1", "b1c1+c1d1+e1", "b1c1+c1d1+d1e1+d1"},
+    ),
+    "zeus": (corridor("zeus,-"), BASE | {"c3b3b3", "c3d3d3"}),
+    "chaos": (corridor("chaos:artemis/pan/7,-"), BASE | {"c3b3+b3a3+b3", "c3d3+d3e3+d3"}),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_card_examples_have_exactly_these_turns(case: str) -> None:
+    state, expected = CASES[case]
+    assert turns(state) == expected
+    assert state.count_moves() == len(expected)
+    for move in state.legal_moves():
+        assert state.is_legal(move) and state.move_from_str(move.to_str()) == move
+
+
+def test_every_god_has_an_example_and_card_text() -> None:
+    assert set(GODS) <= set(CASES)
+    assert set(GOD_TEXT) == set(GODS) and all(GOD_TEXT.values())
+    assert len(GODS) == 30 and sum(god.simple for god in GODS.values()) == 10
+
+
+def test_apollo_swaps_and_minotaur_pushes() -> None:
+    apollo = CASES["apollo"][0].play("c3d3e3")
+    assert apollo.to_str().split()[1] == "workers=d3a1,c3e5"
+    minotaur = CASES["minotaur"][0].play("c3d3c3")
+    assert minotaur.to_str().split()[1] == "workers=d3a1,e3e5"
+
+
+def test_athena_remembers_moving_up() -> None:
+    state = corridor("athena,-", row="01000")
+    assert "up=1" in state.play("c3b3c3").to_str()
+    assert "up=" not in state.play("c3d3c3").to_str()
+
+
+def test_bia_removes_the_worker_behind() -> None:
+    after = CASES["bia"][0].play("c3d3e3")
+    assert after.to_str().split()[1] == "workers=d3a1,xe5"
+
+
+def test_medusa_petrifies_lower_neighbours() -> None:
+    after = CASES["medusa"][0].play("c3b3c3")
+    assert after.to_str().startswith("04444/44444/11100/")
+    assert after.to_str().split()[1] == "workers=b3a1,xe5"
+
+
+def test_morpheus_counts_the_pieces_on_the_card() -> None:
+    state = CASES["morpheus"][0]
+    assert "gods=morpheus:1," in state.play("c3b3+a3").to_str()
+    assert "gods=morpheus:0," in state.play("c3b3+a3+c3").to_str()
+
+
+def test_circe_takes_a_power_from_apart_workers() -> None:
+    after = CASES["circe"][0].play("c3b3+b3a3+b3")
+    assert "gods=circe:2,artemis" in after.to_str()
+
+
+def test_chaos_draws_after_a_dome() -> None:
+    state = corridor("chaos:atlas/pan/7,-")
+    assert "gods=chaos:pan/7," in state.play("c3b3+a3*").to_str()
+    assert "gods=chaos:atlas/pan/7," in state.play("c3b3a3").to_str()
+    last = corridor("chaos:atlas/7,-").play("c3b3+a3*")
+    deck = last.to_str().split("gods=chaos:")[1].split(",")[0].split("/")
+    assert sorted(deck[:-1]) == sorted(name for name, god in GODS.items() if god.simple)
+
+
+def test_chronus_wins_with_the_fifth_complete_tower() -> None:
+    state = position("44440/00000/00300/00000/00000", "d2a5,e5e4", "chronus,-")
+    assert state.play("d2d3c3").winners == frozenset({0})
+    assert state.play("d2d3d2").winners is None
+
+
+def test_eros_places_workers_on_opposite_edges() -> None:
+    state = SantoriniState.initial(gods="eros,pan")
+    assert state.count_moves() == 48
+    assert (
+        state.apply(state.legal_moves()[0]).to_str().startswith("00000/00000/00000/00000/00000 workers=a1e1")
+    )
+
+
+def test_bia_places_first() -> None:
+    state = SantoriniState.initial(gods="pan,bia")
+    assert state.to_move == 1
+    assert state.play("a1a2").to_move == 0
+    assert state.play("a1a2").play("e5e4").to_move == 0
+
+
+def test_hera_stops_perimeter_wins_only() -> None:
+    assert CASES["hera"][0].play("b3c3").winners == frozenset({0})
+    assert "b3a3" in turns(corridor("-,-", row="32300", workers="b3a1,a5e5"))
