@@ -18,6 +18,7 @@ from bordspel.santorini import (
     CELLS,
     NEIGHBOURS,
     SIZE,
+    Placement,
     SantoriniState,
     Turn,
     height,
@@ -27,7 +28,17 @@ from bordspel.santorini import (
 )
 from bordspel.santorini_batch import compiled
 
-__all__ = ["Weights", "evaluate", "make_evaluation", "order", "playout"]
+__all__ = [
+    "Weights",
+    "evaluate",
+    "evaluate_v1",
+    "make_evaluation",
+    "order",
+    "placement",
+    "playout",
+    "threatens",
+    "zobrist",
+]
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,9 @@ def make_evaluation(weights: Weights) -> Any:
     return Evaluation(weights)
 
 
+evaluate_v1 = make_evaluation(Weights())
+"""The evaluation of ``hard-v1`` (issue 14's baseline)."""
+
 evaluate = make_evaluation(Weights())
 
 
@@ -105,6 +119,64 @@ def playout(state: State, rng: random.Random) -> tuple[float, ...]:
     return tuple(1.0 if seat in winners else -1.0 for seat in range(state.players))
 
 
+def threatens(state: State) -> bool:
+    """Whether a worker of a colour not to move stands on level 2 next to a free level 3: a
+    climbing threat the player to move must answer (the search looks one ply deeper)."""
+    assert isinstance(state, SantoriniState)
+    if state.is_over() or state.in_setup:
+        return False
+    occupied = occupied_mask(state.workers)
+    free_three = state.levels[2] & ~state.levels[3] & ~occupied
+    mine = state.colour_of(state.to_move)
+    rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
+    return any(height(state.levels, cell) == 2 and NEIGHBOURS[cell] & free_three for cell in rivals)
+
+
+def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Random 64-bit numbers: per level bitboard and byte of it, per worker and cell."""
+    rng = random.Random(seed)
+    levels = tuple(tuple(tuple(rng.getrandbits(64) for _ in range(256)) for _ in range(4)) for _ in range(4))
+    return levels
+
+
+_ZOBRIST_LEVELS = _zobrist_table(0x5A7)
+_ZOBRIST_RNG = random.Random(0x5A8)
+_ZOBRIST_WORKERS = tuple(tuple(_ZOBRIST_RNG.getrandbits(64) for _ in range(CELLS + 1)) for _ in range(8))
+
+
+def zobrist(state: State) -> int:
+    """A Zobrist hash of the position: the towers a byte at a time, the workers, the seat to move,
+    the supply and who is out (the transposition table's key)."""
+    assert isinstance(state, SantoriniState)
+    key = hash((state.turn, state.supply, state.out))
+    for mask, table in zip(state.levels, _ZOBRIST_LEVELS):
+        key ^= table[0][mask & 255] ^ table[1][mask >> 8 & 255]
+        key ^= table[2][mask >> 16 & 255] ^ table[3][mask >> 24]
+    for index, cell in enumerate(state.workers):
+        key ^= _ZOBRIST_WORKERS[index][cell]
+    return key
+
+
+def placement(state: State) -> Any:
+    """The setup from a table instead of a search: both workers near the centre, not side by
+    side, as close to the opponents' workers as that allows; None once the setup is over."""
+    assert isinstance(state, SantoriniState)
+    if not state.in_setup:
+        return None
+    rivals = 0
+    for cell in state.workers:
+        if cell >= 0:
+            rivals |= NEIGHBOURS[cell]
+    return max(state.legal_moves(), key=lambda move: _placement_value(move, rivals))
+
+
+def _placement_value(move: Placement, rivals: int) -> float:
+    first, second = move
+    apart = 0.0 if NEIGHBOURS[first] >> second & 1 else 1.0
+    near = (rivals >> first & 1) + (rivals >> second & 1)
+    return 2.0 * (CENTRALITY[first] + CENTRALITY[second]) + apart + near
+
+
 KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     order=order,
@@ -113,6 +185,14 @@ KNOWLEDGE = Knowledge(
         "medium": "greedy",
         "hard": "alphabeta:time=1",
         "perfect": "alphabeta:time=5",
+        "easy-v1": "random",
+        "medium-v1": "greedy:eval=v1",
+        "hard-v1": "alphabeta:time=1,pvs=0,ext=0,book=0,eval=v1",
+        "perfect-v1": "alphabeta:time=5,pvs=0,ext=0,book=0,eval=v1",
     },
     playout=playout if compiled() else None,  # the pure batch is slower than the generic playout
+    evaluations={"v1": evaluate_v1},
+    extend=threatens,
+    key=zobrist,
+    opening=placement,
 )
