@@ -1,9 +1,10 @@
 """Santorini knowledge: a position evaluation and a move order for search.
 
-The evaluation counts, per colour, what makes a worker strong: its height, the heights it can
-step onto, how many squares it can move to, and whether it threatens to climb onto level 3;
-and it rewards domes that cap an opponent's reachable level 3. Its weights were chosen by
-arena matches (see the README).
+The evaluation (``santorini_eval``) counts, per colour, what makes a worker strong: its height,
+the heights it can step onto, how many squares it can move to, whether it threatens to climb
+onto level 3, and whether the player to move has such a threat; its weights are fitted to
+game outcomes. ``evaluate_v1`` is the baseline's hand-set evaluation (weights chosen by arena
+matches, see the README).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bordspel.ai.registry import Knowledge
+from bordspel.ai.santorini_eval import LinearEvaluation, load_weights
 from bordspel.core import State
 from bordspel.santorini import (
     CELLS,
@@ -94,7 +96,8 @@ def make_evaluation(weights: Weights) -> Any:
 evaluate_v1 = make_evaluation(Weights())
 """The evaluation of ``hard-v1`` (issue 14's baseline)."""
 
-evaluate = make_evaluation(Weights())
+evaluate = LinearEvaluation(load_weights())
+"""The evaluation with weights fitted to game outcomes (``benchmarks/texel_santorini.py``)."""
 
 
 def order(state: State, moves: list[Any]) -> list[Any]:

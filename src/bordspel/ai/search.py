@@ -172,7 +172,7 @@ class Searcher:
             except OutOfTime:
                 break
             finished = depth
-            forced = abs(score) >= WIN - depth
+            forced = abs(score) >= DECISIVE  # proven, also when extensions found it
             yield SearchResult(
                 self.table[self.key(root)][3],
                 score,
