@@ -82,3 +82,29 @@ def test_the_solver_gets_a_share_of_the_move_not_a_budget_of_its_own() -> None:
     started = time.perf_counter()
     player.step(state)
     assert within(0.6, time.perf_counter() - started)
+
+
+def test_quarto_hard_keeps_won_and_drawn_positions_from_eleven_empty_squares() -> None:
+    """From 11 empty squares on, ``hard`` plays the exact solver: against a perfect opponent
+    it ends no worse than the position's value."""
+    from bordspel.ai.quarto import QuartoSolver, _value
+
+    rng = random.Random(11)
+    checked = 0
+    while checked < 4:
+        state = new_game("quarto")
+        while 16 - state.filled.bit_count() > 11 and not state.is_over():  # type: ignore[attr-defined]
+            state = state.apply(state.random_move(rng))
+        if state.is_over():
+            continue
+        value = _value(QuartoSolver(), state).result  # type: ignore[arg-type]
+        if value == "loss":
+            continue
+        seat, hard, exact = state.to_move, make_player("hard", "quarto", seed=1), QuartoSolver()
+        while not state.is_over():
+            mover = hard if state.to_move == seat else None
+            state = state.apply(mover.step(state) if mover else exact.best_move(state))  # type: ignore[arg-type]
+        outcome = state.outcome()
+        assert outcome is not None
+        assert (seat in outcome.winners) if value == "win" else (outcome.is_draw or seat in outcome.winners)
+        checked += 1

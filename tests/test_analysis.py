@@ -73,7 +73,7 @@ def test_mcts_analysis_counts_playouts_and_reuses_its_tree() -> None:
 def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", "santorini", WIN_IN_THREE, "--depth", "4"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert "win in 3 plies" in lines[-1] and lines[-1].split()[-3].startswith("d4e")
+    assert "win in 3 plies" in lines[-1] and lines[-1].endswith("(proven)") and " d4e" in lines[-1]
     assert main(["analyse", "hermit", "-o", "size=4", "--player", "alphabeta:depth=2,solver=0"]) == 0
     assert capsys.readouterr().out.startswith("depth  1")
     assert main(["analyse", "quarto", "--player", "random"]) == 2
@@ -143,7 +143,7 @@ def test_the_arena_reports_time_per_move_and_clock_bound_players() -> None:
     fixed, timed = standings.stats.values()
     assert not fixed.clock_bound and timed.clock_bound
     assert timed.move_seconds and 0 < timed.mean_seconds <= timed.max_seconds
-    assert "clock-bound: alphabeta:time=0.05" in standings.summary()
+    assert "clock-bound players: alphabeta:time=0.05,solver=0 (" in standings.summary()
     assert "s/move" in standings.table()
     assert not clock_bound(make_player("mcts:playouts=10,solver=0", "quarto"))
     assert clock_bound(make_player("mcts:playouts=10", "quarto"))  # its solver stops on a clock

@@ -111,7 +111,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         line = " ".join(move.to_str() for move in result.principal_variation)
         print(
             f"depth {result.depth:2}  {result.describe():18} nodes {result.nodes:>9,}  "
-            f"{result.seconds:6.2f} s  {line}",
+            f"{result.seconds:6.2f} s  {line}{'  (proven)' if result.proven else ''}",
             flush=True,
         )
     return 0

@@ -353,9 +353,9 @@ class Standings:
         clocked = [s.name for s in self.stats.values() if s.clock_bound]
         if clocked:
             line += (
-                f"\nclock-bound: {', '.join(clocked)} stop on a clock, so their moves depend on the"
-                " machine and its load, and a rerun can give other results (depth=, nodes= or"
-                " playouts= with solver=0 are reproducible)"
+                f"\nclock-bound players: {', '.join(clocked)} (they stop on a clock, so their moves depend"
+                " on the machine and its load, and a rerun can give other results (depth=, nodes= or"
+                " playouts= with solver=0 are reproducible))"
             )
         return line
 
