@@ -162,3 +162,9 @@ def test_the_linear_evaluation_with_the_old_weights_is_the_old_evaluation() -> N
                     assert linear(state, seat) == pytest.approx(evaluate_v1(state, seat))
             state = state.apply(state.random_move(rng))
     assert len(load_weights()) == len(FEATURES) and knowledge("santorini").evaluate != evaluate_v1
+
+
+def test_players_without_a_clock_accept_a_time_budget() -> None:
+    """The server gives every level a budget; random and greedy refused it (a web game broke)."""
+    for level in ("easy", "medium"):
+        make_player(f"{level}:time=2,solver_time=1", "santorini")

@@ -125,11 +125,19 @@ Factory = Callable[[Knowledge, Options, int | None], Player]
 
 
 def _random(known: Knowledge, options: Options, seed: int | None) -> Player:
+    _take_budget(options)
     return RandomPlayer(seed)
 
 
 def _greedy(known: Knowledge, options: Options, seed: int | None) -> Player:
+    _take_budget(options)
     return GreedyPlayer(_evaluation(known, options), seed)
+
+
+def _take_budget(options: Options) -> None:
+    """Players that answer at once accept a time budget (a server gives every level one)."""
+    options.number("time")
+    options.number("solver_time")
 
 
 def _alphabeta(known: Knowledge, options: Options, seed: int | None) -> Player:
