@@ -94,6 +94,34 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from bordspel.ai import make_player
+    from bordspel.ai.search import Limit
+
+    state = game_class(args.game).from_str(args.position) if args.position else new_game_from(args)
+    if state.is_over():
+        raise BordspelError("the game is over in this position: there is nothing to analyse")
+    player = make_player(args.player, args.game, seed=args.seed)
+    analysis = getattr(player, "analysis", None)
+    if analysis is None:
+        raise BordspelError(f"{args.player} does not search, so it cannot analyse: try hard or alphabeta")
+    given = args.time is not None or args.depth is not None or args.nodes is not None
+    limit = Limit(args.time, args.depth, args.nodes) if given else None
+    for result in analysis(state, limit):
+        line = " ".join(move.to_str() for move in result.principal_variation)
+        print(
+            f"depth {result.depth:2}  {result.describe():18} nodes {result.nodes:>9,}  "
+            f"{result.seconds:6.2f} s  {line}{'  (proven)' if result.proven else ''}",
+            flush=True,
+        )
+    return 0
+
+
+def new_game_from(args: argparse.Namespace) -> State:
+    """The starting position of ``args.game`` with the ``-o`` options."""
+    return game_class(args.game).initial(**parse_options(args.game, args.option))
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from bordspel.record import Game
 
@@ -262,6 +290,14 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("depth", type=int)
     perft.add_argument("--position", help="a position string to start from")
     perft.set_defaults(run=cmd_perft)
+    analyse = game_command("analyse", "the best move, its score, depth, nodes and line, depth by depth")
+    analyse.add_argument("position", nargs="?", help="a position string (default: the start)")
+    analyse.add_argument("--player", default="hard", help="the searching player (default hard)")
+    analyse.add_argument("--time", type=float, default=None, help="seconds (default: the player's)")
+    analyse.add_argument("--depth", type=int, default=None, help="plies: a reproducible limit")
+    analyse.add_argument("--nodes", type=int, default=None, help="positions: a reproducible limit")
+    analyse.add_argument("--seed", type=int, default=None, help="seed the player's randomness")
+    analyse.set_defaults(run=cmd_analyse)
     arena = commands.add_parser("arena", help="play many games between players and rank them")
     arena.add_argument("game", choices=available_games())
     arena.add_argument(

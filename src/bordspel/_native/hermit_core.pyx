@@ -477,10 +477,12 @@ cdef class Solver:
             return 1 if pos.heap else 0
         return self.results.get(pos.h1, pos.h2)
 
-    cdef int _tick(self) except -1:
+    cdef int _tick(self, bint report) except -1:
+        """Stop at the deadline (checked every 1,024 positions or regions: a few milliseconds);
+        report progress when asked."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfTime
-        if self.on_progress is not None:
+        if report and self.on_progress is not None:
             self.on_progress(self.examined + self.grundy_examined)
         return 0
 
@@ -492,8 +494,8 @@ cdef class Solver:
         cdef int* order
         cdef int count, i, result = 0, known
         self.examined += 1
-        if (self.examined & 0x3fff) == 0:
-            self._tick()
+        if (self.examined & 0x3ff) == 0:
+            self._tick((self.examined & 0x3fff) == 0)
         children = self._level(depth + 1)
         order = self.orders[depth + 1]
         count = self._children(pos, children)
@@ -700,6 +702,8 @@ cdef class Solver:
             raise ValueError("a Grundy value above 255: lower small")
         self.grundy_table.put(h1, h2, value)
         self.grundy_examined += 1
+        if (self.grundy_examined & 0x3ff) == 0:
+            self._tick(False)
         return value
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from bordspel.ai.registry import make_player
+from bordspel.ai.search import Limit
 from bordspel.core import BordspelError, new_game
 from bordspel.progress import ProgressLine
 from bordspel.record import Game
@@ -69,6 +70,8 @@ class GameResult:
     record: str
     moves: str
     """The moves in notation, separated by spaces."""
+    move_seconds: tuple[tuple[float, ...], ...] = ()
+    """The time each seat's player took for each of its moves (the random opening excluded)."""
 
 
 def schedule(
@@ -108,13 +111,24 @@ def play_game(task: GameTask) -> GameResult:
         tags["Opening"] = f"{task.opening} random plies, seed {task.opening_seed}"
     record = Game(state, {**tags, "Round": str(task.index + 1), "Seed": str(task.seed)})
     play_opening(record, task.opening, random.Random(task.opening_seed))
+    timings: list[list[float]] = [[] for _ in players]
     while not record.state.is_over():
-        record.play(players[record.state.to_move].step(record.state))
+        seat = record.state.to_move
+        thinking = time.perf_counter()
+        move = players[seat].step(record.state)
+        timings[seat].append(time.perf_counter() - thinking)
+        record.play(move)
     outcome = record.outcome()
     assert outcome is not None
     moves = " ".join(move.to_str() for move in record.moves)
     return GameResult(
-        task, outcome.returns(), len(record.moves), time.perf_counter() - started, record.to_record(), moves
+        task,
+        outcome.returns(),
+        len(record.moves),
+        time.perf_counter() - started,
+        record.to_record(),
+        moves,
+        tuple(tuple(seat) for seat in timings),
     )
 
 
@@ -227,11 +241,25 @@ class PlayerStats:
     draws: int = 0
     losses: int = 0
     scores: list[float] = field(default_factory=list)
+    move_seconds: list[float] = field(default_factory=list)
+    """The time of every move this player made."""
+    clock_bound: bool = False
+    """Whether the player stops on a clock (its moves then depend on the machine and its load)."""
 
     @property
     def games(self) -> int:
         """The number of games played."""
         return self.wins + self.draws + self.losses
+
+    @property
+    def mean_seconds(self) -> float:
+        """The mean time this player took a move."""
+        return sum(self.move_seconds) / len(self.move_seconds) if self.move_seconds else 0.0
+
+    @property
+    def max_seconds(self) -> float:
+        """The longest time this player took for one move."""
+        return max(self.move_seconds, default=0.0)
 
     @property
     def score(self) -> float:
@@ -281,15 +309,23 @@ class Standings:
     """The move sequences played (repeats count once)."""
 
     @classmethod
-    def empty(cls, players: Iterable[str]) -> Standings:
-        """Standings with no game played yet by ``players``."""
-        return cls({name: PlayerStats(name) for name in players})
+    def empty(cls, players: Iterable[str], game: str | None = None) -> Standings:
+        """No games yet; with ``game``, each player is checked for a clock (see ``clock_bound``)."""
+        return cls(
+            {
+                name: PlayerStats(name, clock_bound=game is not None and _clock_bound(name, game))
+                for name in players
+            }
+        )
 
     def add(self, result: GameResult) -> None:
         """Count one finished game."""
         self.games += 1
         self.plies += result.plies
         self.distinct.add(result.moves)
+        for seat, spec in enumerate(result.task.seats):
+            if seat < len(result.move_seconds):
+                self.stats[spec].move_seconds.extend(result.move_seconds[seat])
         counted = set()
         for seat, spec in enumerate(result.task.seats):
             if spec in counted:  # a player in several seats (a team) counts once per game
@@ -306,7 +342,7 @@ class Standings:
         """The standings as a text table: games, wins, draws, losses, score, interval and Elo."""
         lines = [
             f"{'player':28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
-            f"{'95% interval':>15} {'Elo':>12}"
+            f"{'95% interval':>15} {'Elo':>21} {'s/move':>7} {'max s':>6}"
         ]
         for stats in self.stats.values():
             low, high = stats.interval()
@@ -314,7 +350,8 @@ class Standings:
             spread = f"[{_signed(elo(low))},{_signed(elo(high))}]" if stats.games else ""
             lines.append(
                 f"{stats.name:28} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
-                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>6} {spread}"
+                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>6} {spread:14} "
+                f"{stats.mean_seconds:7.3f} {stats.max_seconds:6.2f}{' (clock)' if stats.clock_bound else ''}"
             )
         return "\n".join(lines)
 
@@ -326,7 +363,26 @@ class Standings:
         )
         if len(self.distinct) < self.games:
             line += "\nsome games repeat, so the interval overstates the evidence (vary them: --opening N)"
+        clocked = [s.name for s in self.stats.values() if s.clock_bound]
+        if clocked:
+            line += (
+                f"\nclock-bound players: {', '.join(clocked)} (they stop on a clock, so their moves depend"
+                " on the machine and its load, and a rerun can give other results (depth=, nodes= or"
+                " playouts= with solver=0 are reproducible))"
+            )
         return line
+
+
+def _clock_bound(label: str, game: str) -> bool:
+    return clock_bound(make_player(_spec(label), game))
+
+
+def clock_bound(player: object) -> bool:
+    """Whether a player stops on a clock: a time limit, or a solver with a time share."""
+    limit = getattr(player, "limit", None)
+    if isinstance(limit, Limit) and limit.time is not None:
+        return True
+    return getattr(player, "endgame", None) is not None and getattr(player, "solver_time", None) is not None
 
 
 def progress_line(standings: Standings, total: int, started: float) -> str:
@@ -367,7 +423,7 @@ def run_arena(
     if opening < 0:
         raise BordspelError(f"the opening is a number of plies, 0 or more, not {opening}")
     tasks = schedule(game, names, games, seed, options, opening)
-    standings = Standings.empty(names)
+    standings = Standings.empty(names, game)
     started = time.perf_counter()
     line = ProgressLine(progress) if progress is not None else None
     if records is not None:

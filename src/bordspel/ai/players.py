@@ -1,19 +1,39 @@
-"""Players: one interface (``step(state) -> move``), seeded randomness, time or node limits."""
+"""Players: one interface (``step(state) -> move``), seeded randomness, time, depth or node limits.
+
+Search players also answer ``analyse(state, limit)`` (python-chess's ``engine.analyse``): the
+best move with its score, depth, nodes, principal variation and time; ``analysis(state, limit)``
+streams the same for every depth of the iterative deepening.
+
+A time limit is the whole budget of a move: the solver (when the game has one) gets at most
+its share, the search the rest, and both stop within a few milliseconds of their deadlines.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bordspel.ai.mcts import Playout, mcts, random_playout
-from bordspel.ai.search import WIN, Evaluation, Searcher, SearchResult
+from bordspel.ai import search
+from bordspel.ai.mcts import MCTSTree, Playout, mcts, random_playout
+from bordspel.ai.search import DECISIVE, WIN, Evaluation, Limit, Searcher, SearchResult, deadline_after, last
 from bordspel.core import MoveT, State
 
-__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "MCTSPlayer", "Player", "RandomPlayer"]
+__all__ = [
+    "AlphaBetaPlayer",
+    "Endgame",
+    "GreedyPlayer",
+    "MCTSPlayer",
+    "Player",
+    "Proven",
+    "RandomPlayer",
+    "SolverEndgame",
+]
 
-Endgame = Callable[[State], Any]
-"""A solver: the best move when it can answer in its time, else None."""
+SOLVER_SHARE = 0.9
+"""The most of a move's time a solver may use: the rest is kept for the search."""
 
 
 class Player(Protocol[MoveT]):
@@ -21,6 +41,45 @@ class Player(Protocol[MoveT]):
 
     def step(self, state: State[MoveT]) -> MoveT:
         """The move this player makes in ``state``."""
+
+
+@dataclass(frozen=True)
+class Proven:
+    """A solver's answer: a best move and the exact result for the player to move."""
+
+    move: Any
+    result: str
+    """``win``, ``draw`` or ``loss``."""
+    plies: int | None = None
+    """Plies to the end with best play, when the solver knows."""
+
+    def score(self) -> float:
+        """The result on the search's scale (``DECISIVE`` for a win of unknown length)."""
+        if self.result == "draw":
+            return 0.0
+        value = DECISIVE if self.plies is None else WIN - self.plies
+        return value if self.result == "win" else -value
+
+
+class Endgame(Protocol):
+    """An exact solver for search players: a proven move, or None when it cannot tell in time."""
+
+    def solve(self, state: State, deadline: float | None) -> Proven | None:
+        """The proven move, or None when ``state`` is out of reach or ``deadline`` passes."""
+
+
+class SolverEndgame:
+    """Base of the games' endgames: ``endgame(state)`` is the proven move within ``time_limit``."""
+
+    time_limit: float | None
+
+    def solve(self, state: State, deadline: float | None) -> Proven | None:
+        """The proven move, or None when ``state`` is out of reach or ``deadline`` passes."""
+        raise NotImplementedError
+
+    def __call__(self, state: State) -> Any:
+        proven = self.solve(state, deadline_after(self.time_limit))
+        return None if proven is None else proven.move
 
 
 class RandomPlayer:
@@ -63,8 +122,50 @@ class GreedyPlayer:
         return WIN if seat in outcome.winners else -WIN
 
 
-class AlphaBetaPlayer:
-    """Alpha-beta search with iterative deepening; an optional solver answers endgames."""
+@dataclass(frozen=True)
+class SearchOptions:
+    """How the alpha-beta player searches (all on by default; ``hard-v1`` turns them off)."""
+
+    order: Callable[[State, list[Any]], list[Any]] | None = None
+    pvs: bool = True
+    extend: Callable[[State], bool] | None = None
+    key: Callable[[State], Hashable] | None = None
+    opening: Callable[[State], Any] | None = None
+    """A move for positions the search should not think about (e.g. a setup table), or None."""
+
+
+class _Solving:
+    """The solver step that alpha-beta and MCTS players share: at most ``solver_time`` of a move."""
+
+    endgame: Endgame | None
+    solver_time: float | None
+    limit: Limit
+
+    def _begin(
+        self, state: State, limit: Limit | None
+    ) -> tuple[Limit, float, float | None, SearchResult | None]:
+        """The limit in force, the start, the move's deadline, and the solver's answer if any."""
+        limit = self.limit if limit is None else limit
+        started = time.perf_counter()
+        deadline = deadline_after(limit.time, started)
+        return limit, started, deadline, self._proven(state, started, deadline)
+
+    def _proven(self, state: State, started: float, deadline: float | None) -> SearchResult | None:
+        if self.endgame is None:
+            return None
+        share = self.solver_time
+        if deadline is not None:
+            budget = SOLVER_SHARE * (deadline - started)
+            share = budget if share is None else min(share, budget)
+        proven = self.endgame.solve(state, deadline_after(share, started))
+        if proven is None:
+            return None
+        seconds = time.perf_counter() - started
+        return SearchResult(proven.move, proven.score(), 0, 0, seconds, [proven.move], proven=True)
+
+
+class AlphaBetaPlayer(_Solving):
+    """Alpha-beta search with iterative deepening; an optional solver answers endgames first."""
 
     def __init__(
         self,
@@ -75,33 +176,66 @@ class AlphaBetaPlayer:
         max_nodes: int | None = None,
         order: Callable[[State, list[Any]], list[Any]] | None = None,
         endgame: Endgame | None = None,
+        solver_time: float | None = None,
+        search_time: float | None = None,
+        options: SearchOptions | None = None,
     ) -> None:
         if time_limit is None and max_nodes is None and max_depth >= 64:
             raise ValueError("give alpha-beta a time, node or depth limit")
         self.name = "alphabeta"
-        self.evaluate, self.order, self.endgame = evaluate, order, endgame
-        self.time_limit, self.max_depth, self.max_nodes = time_limit, max_depth, max_nodes
+        self.evaluate, self.endgame = evaluate, endgame
+        self.options = options if options is not None else SearchOptions(order=order)
+        self.limit = Limit(time_limit, None if max_depth >= 64 else max_depth, max_nodes)
+        self.solver_time, self.search_time = solver_time, search_time
         self.last: SearchResult | None = None
 
     def step(self, state: State) -> Any:
-        """The endgame solver's move if it has one, else the search's best move (kept in ``last``)."""
-        if self.endgame is not None:
-            move = self.endgame(state)
-            if move is not None:
-                return move
-        searcher = Searcher(
+        """The move of ``analyse(state)``."""
+        return self.analyse(state).move
+
+    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
+        """The best move in ``state`` with its score, depth, nodes, principal variation and time."""
+        started = time.perf_counter()
+        result = last(self.analysis(state, limit))
+        result.seconds = time.perf_counter() - started
+        self.last = result
+        return result
+
+    def analysis(self, state: State, limit: Limit | None = None) -> Iterator[SearchResult]:
+        """The analysis after every finished depth (one proven answer when the solver settles it)."""
+        limit, started, deadline, proven = self._begin(state, limit)
+        if proven is not None:
+            yield proven
+            return
+        opening = self.options.opening
+        move = None if opening is None else opening(state)
+        if move is not None:
+            yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - started, [move])
+            return
+        searcher = self._searcher(limit, search.earliest(deadline, deadline_after(self.search_time)))
+        for result in searcher.iterate(state):
+            result.seconds = time.perf_counter() - started  # the solver's time included
+            yield result
+
+    def _searcher(self, limit: Limit, deadline: float | None) -> Searcher:
+        options = self.options
+        return Searcher(
             self.evaluate,
-            time_limit=self.time_limit,
-            max_depth=self.max_depth,
-            max_nodes=self.max_nodes,
-            order=self.order,
+            max_depth=64 if limit.depth is None else limit.depth,
+            max_nodes=limit.nodes,
+            order=options.order,
+            deadline=deadline,
+            pvs=options.pvs,
+            extend=options.extend,
+            key=options.key,
         )
-        self.last = searcher.run(state)
-        return self.last.move
 
 
-class MCTSPlayer:
-    """Monte Carlo tree search (UCT) with random playouts (the game's own when it has them), seeded."""
+class MCTSPlayer(_Solving):
+    """Monte Carlo tree search with random playouts (the game's own when it has them), seeded.
+
+    With ``reuse`` the subtree of the position reached is kept from the previous move.
+    """
 
     def __init__(
         self,
@@ -111,18 +245,40 @@ class MCTSPlayer:
         time_limit: float | None = None,
         endgame: Endgame | None = None,
         playout: Playout | None = None,
+        solver_time: float | None = None,
+        reuse: bool = False,
     ) -> None:
         self.name = "mcts"
         self.rng = random.Random(seed)
-        self.playouts, self.time_limit, self.endgame = playouts, time_limit, endgame
+        self.limit = Limit(time_limit, None, playouts)
+        self.endgame, self.solver_time, self.reuse = endgame, solver_time, reuse
         self.playout = random_playout if playout is None else playout
+        self.tree: MCTSTree | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "tree": None}
 
     def step(self, state: State) -> Any:
-        """The endgame solver's move if it has one, else the move MCTS chose."""
-        if self.endgame is not None:
-            move = self.endgame(state)
-            if move is not None:
-                return move
-        return mcts(
-            state, self.rng, playouts=self.playouts, time_limit=self.time_limit, playout=self.playout
-        ).move
+        """The move of ``analyse(state)``."""
+        return self.analyse(state).move
+
+    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
+        """The most visited move, its mean return (x 100 as the score), playouts as nodes, the
+        most visited line as principal variation."""
+        limit, started, deadline, proven = self._begin(state, limit)
+        if proven is not None:
+            return proven
+        remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        tree = self.tree.reused(state) if self.reuse and self.tree is not None else None
+        found = mcts(
+            state, self.rng, playouts=limit.nodes, time_limit=remaining, playout=self.playout, tree=tree
+        )
+        self.tree = found.tree if self.reuse else None
+        line = found.line()
+        return SearchResult(
+            found.move, 100 * found.value, len(line), found.playouts, time.perf_counter() - started, line
+        )
+
+    def analysis(self, state: State, limit: Limit | None = None) -> Iterator[SearchResult]:
+        """MCTS has no depths to stream: one analysis at the end."""
+        yield self.analyse(state, limit)

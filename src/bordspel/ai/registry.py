@@ -2,24 +2,44 @@
 
 A specification is a player name with options, like ``alphabeta:time=0.5,depth=6``,
 ``mcts:playouts=2000`` or ``random``, or a difficulty level (``easy``, ``medium``, ``hard``,
-``perfect``) that each game maps onto those players. A game's knowledge is a part of its
-GameSpec (a game without gets :data:`GENERIC`); the players themselves are game-agnostic.
+``perfect``, and the frozen baselines ``easy-v1`` ... ``perfect-v1``) that each game maps onto
+those players. A game's knowledge is a part of its GameSpec (a game without gets
+:data:`GENERIC`); the players themselves are game-agnostic, built by the factories in
+:data:`FACTORIES`.
+
+Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth``, ``nodes``,
+``playouts`` (the deterministic limits), ``solver=0`` (no exact solver), ``solver_time`` (the
+solver's share of ``time``, by default half), ``search_time`` (a cap on the search alone),
+``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search, extensions or
+the game's opening table), ``eval=NAME`` (one of the game's named evaluations), ``reuse=1``
+(MCTS keeps its tree between moves).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bordspel.ai.mcts import Playout
-from bordspel.ai.players import AlphaBetaPlayer, Endgame, GreedyPlayer, MCTSPlayer, Player, RandomPlayer
+from bordspel.ai.players import (
+    AlphaBetaPlayer,
+    Endgame,
+    GreedyPlayer,
+    MCTSPlayer,
+    Player,
+    RandomPlayer,
+    SearchOptions,
+)
 from bordspel.ai.search import Evaluation
 from bordspel.core import BordspelError, State, game_part, game_spec
 
-__all__ = ["GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
+__all__ = ["FACTORIES", "GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
 
 LEVELS = ("easy", "medium", "hard", "perfect")
+
+BASELINE = "-v1"
+"""The suffix of the frozen baselines: ``hard-v1`` is ``hard`` as it was before issue 14."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +48,7 @@ class Knowledge:
 
     evaluate: Evaluation
     levels: dict[str, str]
-    """Difficulty level -> player specification."""
+    """Difficulty level -> player specification (the ``-v1`` baselines included)."""
     order: Callable[[State, list[Any]], list[Any]] | None = None
     solver: Callable[[float | None], Endgame] | None = None
     """Makes a solver with a time limit: it returns the best move, or None when it cannot tell."""
@@ -36,6 +56,14 @@ class Knowledge:
     """Players only this game has (e.g. a known strategy)."""
     playout: Playout | None = None
     """A faster random playout for MCTS (e.g. compiled); None: ``mcts.random_playout``."""
+    evaluations: dict[str, Evaluation] = field(default_factory=dict)
+    """Other evaluations by name (``eval=v1``), e.g. the baseline's."""
+    extend: Callable[[State], bool] | None = None
+    """Positions the search looks one ply deeper at (threats that must be answered)."""
+    key: Callable[[State], Hashable] | None = None
+    """The transposition table's key (e.g. a Zobrist hash); None: the state itself."""
+    opening: Callable[[State], Any] | None = None
+    """A move from a table for positions not worth searching (e.g. setup), else None."""
 
 
 def _no_evaluation(state: State, seat: int) -> float:
@@ -64,17 +92,127 @@ def knowledge(game: str) -> Knowledge:
     return GENERIC if found is None else found
 
 
-def _options(text: str) -> dict[str, float]:
-    options = {}
-    for part in filter(None, text.split(",")):
-        key, eq, value = part.partition("=")
+class Options:
+    """A specification's options, taken one by one; what is left at the end was not understood."""
+
+    def __init__(self, text: str) -> None:
+        self.values: dict[str, str] = {}
+        for part in filter(None, text.split(",")):
+            key, eq, value = part.partition("=")
+            if not eq:
+                raise BordspelError(f"player option {part!r} is written name=value")
+            self.values[key.strip()] = value.strip()
+
+    def number(self, key: str) -> float | None:
+        if key not in self.values:
+            return None
+        text = self.values.pop(key)
         try:
-            options[key.strip()] = float(value)
+            return float(text)
         except ValueError:
-            raise BordspelError(f"player option {part!r} needs a number, like time=0.5") from None
-        if not eq:
-            raise BordspelError(f"player option {part!r} is written name=value")
-    return options
+            raise BordspelError(f"player option {key}={text} needs a number, like time=0.5") from None
+
+    def integer(self, key: str) -> int | None:
+        value = self.number(key)
+        return None if value is None else int(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.number(key)
+        return default if value is None else bool(value)
+
+    def text(self, key: str) -> str | None:
+        return self.values.pop(key, None)
+
+
+Factory = Callable[[Knowledge, Options, int | None], Player]
+
+
+def _random(known: Knowledge, options: Options, seed: int | None) -> Player:
+    _take_budget(options)
+    return RandomPlayer(seed)
+
+
+def _greedy(known: Knowledge, options: Options, seed: int | None) -> Player:
+    _take_budget(options)
+    return GreedyPlayer(_evaluation(known, options), seed)
+
+
+def _take_budget(options: Options) -> None:
+    """Players that answer at once accept a time budget (a server gives every level one)."""
+    options.number("time")
+    options.number("solver_time")
+
+
+def _alphabeta(known: Knowledge, options: Options, seed: int | None) -> Player:
+    time_limit, depth, nodes = options.number("time"), options.integer("depth"), options.integer("nodes")
+    if time_limit is None and depth is None and nodes is None:
+        time_limit = 1.0
+    endgame, solver_time = _endgame(known, options, time_limit)
+    search = SearchOptions(
+        order=known.order,
+        pvs=options.flag("pvs", True),
+        extend=known.extend if options.flag("ext", True) else None,
+        key=known.key,
+        opening=known.opening if options.flag("book", True) else None,
+    )
+    return AlphaBetaPlayer(
+        _evaluation(known, options),
+        time_limit=time_limit,
+        max_depth=64 if depth is None else depth,
+        max_nodes=nodes,
+        endgame=endgame,
+        solver_time=solver_time,
+        search_time=options.number("search_time"),
+        options=search,
+    )
+
+
+def _mcts(known: Knowledge, options: Options, seed: int | None) -> Player:
+    time_limit, playouts = options.number("time"), options.integer("playouts")
+    if time_limit is None and playouts is None:
+        time_limit = 1.0
+    endgame, solver_time = _endgame(known, options, time_limit)
+    return MCTSPlayer(
+        seed,
+        playouts=playouts,
+        time_limit=time_limit,
+        endgame=endgame,
+        solver_time=solver_time,
+        playout=known.playout,
+        reuse=options.flag("reuse", False),
+    )
+
+
+def _endgame(
+    known: Knowledge, options: Options, time_limit: float | None
+) -> tuple[Endgame | None, float | None]:
+    """The game's solver (unless ``solver=0``) and its share of a move: ``solver_time``, by
+    default half the move's time, or 1 s for players without a clock."""
+    use, share = options.flag("solver", True), options.number("solver_time")
+    if known.solver is None or not use:
+        return None, None
+    if share is None:
+        share = 1.0 if time_limit is None else time_limit / 2
+    return known.solver(share), share
+
+
+def _evaluation(known: Knowledge, options: Options) -> Evaluation:
+    name = options.text("eval")
+    if name is None:
+        return known.evaluate
+    if name not in known.evaluations:
+        choices = ", ".join(known.evaluations) or "none"
+        raise BordspelError(f"unknown evaluation {name!r}: choose one of {choices}")
+    return known.evaluations[name]
+
+
+FACTORIES: dict[str, Factory] = {
+    "random": _random,
+    "greedy": _greedy,
+    "alphabeta": _alphabeta,
+    "mcts": _mcts,
+}
+"""The game-agnostic players by name: ``factory(knowledge, options, seed)``."""
 
 
 def make_player(spec: str, game: str, seed: int | None = None) -> Player:
@@ -86,47 +224,20 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
     known = knowledge(game)
     if name in known.levels:
         base = known.levels[name]
-        return make_player(base + ("," if ":" in base else ":") + rest if rest else base, game, seed)
-    options = _options(rest)
-    time_limit = options.pop("time", None)
-    use_solver = bool(options.pop("solver", 1))
-    solver_time = options.pop("solver_time", 1.0 if time_limit is None else time_limit)
-    endgame = None
-    if name in ("alphabeta", "mcts") and known.solver is not None and use_solver:
-        endgame = known.solver(solver_time)
-    if name == "random":
-        player: Player = RandomPlayer(seed)
-    elif name == "greedy":
-        player = GreedyPlayer(known.evaluate, seed)
-    elif name == "alphabeta":
-        depth = int(options.pop("depth", 64))
-        nodes = options.pop("nodes", None)
-        limit = time_limit if time_limit is not None or nodes is not None or depth < 64 else 1.0
-        player = AlphaBetaPlayer(
-            known.evaluate,
-            time_limit=limit,
-            max_depth=depth,
-            max_nodes=None if nodes is None else int(nodes),
-            order=known.order,
-            endgame=endgame,
-        )
-    elif name == "mcts":
-        playouts = options.pop("playouts", None)
-        player = MCTSPlayer(
-            seed,
-            playouts=None if playouts is None else int(playouts),
-            time_limit=time_limit if time_limit is not None or playouts is not None else 1.0,
-            endgame=endgame,
-            playout=known.playout,
-        )
+        player = make_player(base + ("," if ":" in base else ":") + rest if rest else base, game, seed)
+        player.name = spec
+        return player
+    options = Options(rest)
+    if name in FACTORIES:
+        player = FACTORIES[name](known, options, seed)
     elif name in known.players:
         player = known.players[name]()
     elif (name, game) in _EXTRA_PLAYERS:
         player = _EXTRA_PLAYERS[(name, game)](seed)
     else:
-        choices = ["random", "greedy", "alphabeta", "mcts", *known.players, *LEVELS]
+        choices = [*FACTORIES, *known.players, *known.levels]
         raise BordspelError(f"unknown player {spec!r} for {game}: choose one of {', '.join(choices)}")
-    if options:
-        raise BordspelError(f"player {name} has no option {', '.join(options)}")
+    if options.values:
+        raise BordspelError(f"player {name} has no option {', '.join(options.values)}")
     player.name = spec
     return player

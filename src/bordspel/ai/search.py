@@ -1,24 +1,43 @@
-"""Game-agnostic alpha-beta search: negamax with iterative deepening, a transposition table,
-move ordering (table move, killer moves, history) and a time or node limit.
+"""Game-agnostic alpha-beta search: negamax with iterative deepening, principal-variation search,
+a transposition table, move ordering (table move, killer moves, history), optional extensions,
+and a time, depth or node limit.
 
 Seats are split into two sides: the root player's team and everybody else. Negamax negates a
 child's value only when the side to move changes, so two-player games, two teams of two and
 three players ("paranoid": the others are assumed to play together) share one search.
+
+Every search in bordspel scores on one scale (:data:`WIN`): a win ``k`` plies away is
+``WIN - k``, a loss ``-(WIN - k)``, a draw 0, anything else is the game's evaluation (far
+smaller than ``WIN``). :class:`SearchResult` says which it is.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from bordspel.core import State
 
-__all__ = ["WIN", "Evaluation", "OutOfTime", "SearchResult", "Searcher"]
+__all__ = [
+    "WIN",
+    "Evaluation",
+    "Limit",
+    "OutOfTime",
+    "SearchResult",
+    "Searcher",
+    "deadline_after",
+    "earliest",
+    "last",
+]
 
 WIN = 1_000_000
 """The score of a win at the root; a win ``k`` plies away scores ``WIN - k``."""
+
+DECISIVE = WIN - 1000
+"""Scores beyond this (either sign) are proven wins or losses, not evaluations."""
 
 Evaluation = Callable[[State, int], float]
 """``evaluate(state, seat)``: how good a non-final position is for ``seat``'s team."""
@@ -30,9 +49,33 @@ class OutOfTime(Exception):
     """A search or solver ran out of its time or node budget."""
 
 
+@dataclass(frozen=True)
+class Limit:
+    """How long to think: seconds, plies and/or nodes (the first one reached stops the search).
+
+    Depth and node limits are deterministic (the same answer on any machine, under any load);
+    a time limit depends on the machine's speed and load.
+    """
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def is_deterministic(self) -> bool:
+        """Whether the answer depends only on the position (no clock)."""
+        return self.time is None
+
+
+def deadline_after(seconds: float | None, started: float | None = None) -> float | None:
+    """The ``time.perf_counter()`` value ``seconds`` from ``started`` (now), or None for no limit."""
+    if seconds is None:
+        return None
+    return (time.perf_counter() if started is None else started) + seconds
+
+
 @dataclass
 class SearchResult:
-    """A search's best move, its score for the mover, depth, nodes, time and principal variation."""
+    """What a search found: the move, its score (see the module docstring) and how it got there."""
 
     move: Any
     score: float
@@ -40,10 +83,43 @@ class SearchResult:
     nodes: int
     seconds: float
     principal_variation: list[Any] = field(default_factory=list)
+    proven: bool = False
+    """The score is exact (a solver or a forced result), not an evaluation."""
+
+    @property
+    def result(self) -> str | None:
+        """``win``, ``draw`` or ``loss`` for the player to move when known, else None."""
+        if self.score >= DECISIVE:
+            return "win"
+        if self.score <= -DECISIVE:
+            return "loss"
+        return "draw" if self.proven and self.score == 0 else None
+
+    @property
+    def plies_to_end(self) -> int | None:
+        """Plies until the game ends with best play, for a forced win or loss."""
+        if abs(self.score) >= DECISIVE:
+            return int(WIN - abs(self.score))
+        return None
+
+    def describe(self) -> str:
+        """The score as people read it: ``win in 3 plies``, ``draw``, or ``eval +12.5``."""
+        plies = self.plies_to_end
+        if self.result in ("win", "loss"):
+            return f"{self.result}" + ("" if not plies else f" in {plies} pl{'y' if plies == 1 else 'ies'}")
+        if self.result == "draw":
+            return "draw"
+        return f"eval {self.score:+.1f}"
 
 
 class Searcher:
-    """One search (a fresh table) from a root position; ``run`` deepens until a limit."""
+    """One search (a fresh table) from a root position; ``run`` deepens until a limit.
+
+    ``pvs`` searches every move after the first with a null window first (principal-variation
+    search). ``extend(state)`` says whether a position deserves one more ply (a threat that must
+    be answered); extensions stop once a line is twice the iteration's depth. ``key(state)`` is
+    the transposition table's key (default: the state itself), e.g. a Zobrist hash.
+    """
 
     def __init__(
         self,
@@ -53,38 +129,63 @@ class Searcher:
         max_depth: int = 64,
         max_nodes: int | None = None,
         order: Callable[[State, list[Any]], list[Any]] | None = None,
+        deadline: float | None = None,
+        pvs: bool = False,
+        extend: Callable[[State], bool] | None = None,
+        key: Callable[[State], Hashable] | None = None,
     ) -> None:
         self.evaluate = evaluate
         self.time_limit = time_limit
         self.max_depth = max_depth
         self.max_nodes = max_nodes
         self.order = order
+        self.fixed_deadline = deadline
+        self.pvs, self.extend = pvs, extend
+        self.key: Callable[[State], Hashable] = key if key is not None else _itself
         self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
         self.history: dict[Any, int] = {}
-        self.killers: dict[int, Any] = {}
+        self.killers: dict[int, list[Any]] = {}
         self.nodes = 0
+        self.deadline: float | None = None
 
     def run(self, root: State) -> SearchResult:
-        """Iterative deepening; when time runs out, the best move of the deepest finished depth."""
+        """Iterative deepening; when a limit is reached, the best move of the deepest finished depth."""
         started = time.perf_counter()
-        self.deadline = None if self.time_limit is None else started + self.time_limit
+        best = last(self.iterate(root))
+        best.nodes, best.seconds = self.nodes, time.perf_counter() - started
+        return best
+
+    def iterate(self, root: State) -> Iterator[SearchResult]:
+        """The result of every finished depth as it finishes (depth 0, the first legal move, when
+        a limit stops even the first)."""
+        started = time.perf_counter()
+        self.deadline = earliest(self.fixed_deadline, deadline_after(self.time_limit, started))
         self.root_team = root.team(root.to_move)
         moves = root.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to search")
-        best = SearchResult(moves[0], 0.0, 0, 0, 0.0, [moves[0]])
+        finished = 0
         for depth in range(1, self.max_depth + 1):
+            self.root_depth = depth
             try:
                 score = self._negamax(root, depth, -WIN - 1, WIN + 1, 0)
             except OutOfTime:
                 break
-            move = self.table[root][3]
-            best = SearchResult(move, score, depth, self.nodes, 0.0, self._variation(root, depth))
-            if abs(score) >= WIN - depth or len(moves) == 1:
+            finished = depth
+            forced = abs(score) >= DECISIVE  # proven, also when extensions found it
+            yield SearchResult(
+                self.table[self.key(root)][3],
+                score,
+                depth,
+                self.nodes,
+                time.perf_counter() - started,
+                self._variation(root, 2 * depth),
+                forced,
+            )
+            if forced or len(moves) == 1:
                 break  # a forced result is known: deeper search cannot change it
-        best.nodes = self.nodes
-        best.seconds = time.perf_counter() - started
-        return best
+        if not finished:
+            yield SearchResult(moves[0], 0.0, 0, self.nodes, time.perf_counter() - started, [moves[0]])
 
     def _side(self, state: State) -> bool:
         return state.to_move in self.root_team
@@ -103,14 +204,14 @@ class Searcher:
 
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
-            self._check_limits()
+        self._check_limits()
         final = self._final(state, ply)
         if final is not None:
             return final
-        if depth == 0:
+        if depth <= 0:
             return self._leaf(state)
-        entry = self.table.get(state)
+        key = self.key(state)
+        entry = self.table.get(key)
         table_move = None
         if entry is not None:
             stored_depth, stored, flag, table_move = entry
@@ -120,22 +221,45 @@ class Searcher:
                     return value
         original_alpha, best_value, best_move = alpha, -WIN - 1.0, None
         side = self._side(state)
-        for move in self._ordered(state, table_move, ply):
+        for index, move in enumerate(self._ordered(state, table_move, ply)):
             child = state.apply_unchecked(move)
-            if self._side(child) == side:
-                value = self._negamax(child, depth - 1, alpha, beta, ply + 1)
+            child_depth = depth - 1 + self._extension(child, depth, ply)
+            same = self._side(child) == side
+            if self.pvs and index > 0:
+                value = self._child(child, child_depth, alpha, alpha + 1, ply, same)
+                if alpha < value < beta:
+                    value = self._child(child, child_depth, value, beta, ply, same)
             else:
-                value = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
+                value = self._child(child, child_depth, alpha, beta, ply, same)
             if value > best_value:
                 best_value, best_move = value, move
             alpha = max(alpha, value)
             if alpha >= beta:
-                self.killers[ply] = move
-                self.history[move] = self.history.get(move, 0) + depth * depth
+                self._remember_cut(move, depth, ply)
                 break
         flag = EXACT if original_alpha < best_value < beta else (LOWER if best_value >= beta else UPPER)
-        self.table[state] = (depth, _to_table(best_value, ply), flag, best_move)
+        self.table[key] = (depth, _to_table(best_value, ply), flag, best_move)
         return best_value
+
+    def _child(self, child: State, depth: int, alpha: float, beta: float, ply: int, same: bool) -> float:
+        """The child's value for the player at this node, in the window (alpha, beta)."""
+        if same:
+            return self._negamax(child, depth, alpha, beta, ply + 1)
+        return -self._negamax(child, depth, -beta, -alpha, ply + 1)
+
+    def _extension(self, child: State, depth: int, ply: int) -> int:
+        """One more ply for a threat, while the line stays within twice the iteration's depth."""
+        if self.extend is None or ply + depth >= 2 * self.root_depth:
+            return 0
+        return 1 if self.extend(child) else 0
+
+    def _remember_cut(self, move: Any, depth: int, ply: int) -> None:
+        """Killer moves (two a ply) and history scores of the move that caused a cut-off."""
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
 
     def _ordered(self, state: State, table_move: Any, ply: int) -> list[Any]:
         moves = state.legal_moves()
@@ -143,8 +267,7 @@ class Searcher:
             moves = self.order(state, moves)
         history = self.history
         moves.sort(key=lambda m: -history.get(m, 0))
-        killer = self.killers.get(ply)
-        for first in (killer, table_move):
+        for first in (*reversed(self.killers.get(ply, ())), table_move):
             if first is not None and first in moves:
                 moves.remove(first)
                 moves.insert(0, first)
@@ -159,7 +282,7 @@ class Searcher:
     def _variation(self, state: State, depth: int) -> list[Any]:
         line = []
         for _ in range(depth):
-            entry = self.table.get(state)
+            entry = self.table.get(self.key(state))
             if entry is None or entry[3] is None or state.is_over():
                 break
             line.append(entry[3])
@@ -167,18 +290,34 @@ class Searcher:
         return line
 
 
+def last(results: Iterable[SearchResult]) -> SearchResult:
+    """The last result of a stream (the deepest analysis)."""
+    return deque(results, maxlen=1)[0]
+
+
+def _itself(state: State) -> Hashable:
+    return state
+
+
+def earliest(first: float | None, second: float | None) -> float | None:
+    """The earlier of two deadlines (None: no deadline)."""
+    if first is None:
+        return second
+    return first if second is None else min(first, second)
+
+
 def _to_table(value: float, ply: int) -> float:
     """Win scores are stored relative to the node, so they stay right wherever it recurs."""
-    if value >= WIN - 1000:
+    if value >= DECISIVE:
         return value + ply
-    if value <= -(WIN - 1000):
+    if value <= -DECISIVE:
         return value - ply
     return value
 
 
 def _from_table(value: float, ply: int) -> float:
-    if value >= WIN - 1000:
+    if value >= DECISIVE:
         return value - ply
-    if value <= -(WIN - 1000):
+    if value <= -DECISIVE:
         return value + ply
     return value

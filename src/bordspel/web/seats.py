@@ -42,16 +42,15 @@ def check_seats(game: str, seats: object, count: int) -> list[str]:
 
 
 def budgeted_spec(game: str, level: str, budget: float) -> str:
-    """The level's player specification with its search and solver time within ``budget`` seconds.
+    """The level's player specification with its time (solver and search) within ``budget`` seconds.
 
-    The solver (when the level has one) and the search each get at most half the budget.
+    The solver (when the level has one) gets at most half the budget.
     """
     name, _, rest = knowledge(game).levels[level].partition(":")
     options = dict(part.split("=", 1) for part in rest.split(",") if part)
     half = budget / 2
-    search = min(float(options.get("time", half)), half)
-    options["time"] = f"{search:g}"
-    options["solver_time"] = f"{min(float(options.get('solver_time', search)), half):g}"
+    options["time"] = f"{min(float(options.get('time', budget)), budget):g}"
+    options["solver_time"] = f"{min(float(options.get('solver_time', half)), half):g}"
     return f"{name}:{','.join(f'{key}={value}' for key, value in options.items())}"
 
 

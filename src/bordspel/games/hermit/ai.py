@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bordspel._native import load
 from bordspel.ai.mcts import random_playout
-from bordspel.ai.players import Endgame
+from bordspel.ai.players import Endgame, Proven, SolverEndgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
@@ -258,9 +258,9 @@ def evaluate(state: State, seat: int) -> float:
     return guess if state.to_move == seat else -guess
 
 
-class HermitEndgame:
-    """A winning move when the win/loss search settles every move within ``time_limit`` seconds,
-    else None; any move when every move loses.
+class HermitEndgame(SolverEndgame):
+    """A winning move when the win/loss search settles every move before the deadline, else
+    None; any move (a proven loss) when every move loses.
 
     On odd boards the first player follows the mirror strategy, which needs no search. A
     module-level class (not a closure) so that players holding it pickle; the solvers'
@@ -274,22 +274,22 @@ class HermitEndgame:
     def __getstate__(self) -> dict[str, Any]:
         return {"time_limit": self.time_limit, "solvers": {}}
 
-    def __call__(self, state: State) -> HermitMove | None:
+    def solve(self, state: State, deadline: float | None) -> Proven | None:
         from bordspel.games.hermit.proof import ProofSolver
 
         assert isinstance(state, HermitState)
         if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
-            return MirrorPlayer().step(state)
+            return Proven(MirrorPlayer().step(state), "win")
         if state.n not in self.solvers:  # one solver a board size, keeping its table between moves
             self.solvers[state.n] = ProofSolver(state.n)
         proof = self.solvers[state.n]
-        proof.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        proof.deadline = deadline
         try:
             moves = state.legal_moves()
             for move in moves:
                 if not proof.state_wins(state.apply_unchecked(move)):
-                    return move
-            return moves[0]  # every move loses against perfect play
+                    return Proven(move, "win")
+            return Proven(moves[0], "loss")  # every move loses against perfect play
         except OutOfTime:
             return None
         finally:
@@ -332,7 +332,11 @@ KNOWLEDGE = Knowledge(
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
         "hard": "alphabeta:time=1",
-        "perfect": "alphabeta:time=1,solver_time=600",
+        "perfect": "alphabeta:time=600,solver_time=600",
+        "easy-v1": "random",
+        "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
+        "hard-v1": "alphabeta:time=1,pvs=0",
+        "perfect-v1": "alphabeta:time=600,solver_time=600,pvs=0",
     },
     solver=solver,
     players={"mirror": MirrorPlayer},

@@ -80,7 +80,11 @@ class ProofSolver:
         return self.wins(self.position(self.grundy.accepts(state)))
 
     def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
-        """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs."""
+        """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs.
+
+        Checks the deadline: on big boards one position's children take long to list."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
         merged = dict(large)
         for region in regions(accepts, self.geo):
             if (region[0] | region[1] | region[2]).bit_count() <= self.small:
@@ -122,11 +126,8 @@ class ProofSolver:
 
     def _count(self) -> None:
         self.examined += 1
-        if self.examined % 1024 == 0:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise OutOfTime
-            if self.on_progress is not None and self.examined % 10_240 == 0:
-                self.on_progress(self.examined)
+        if self.on_progress is not None and self.examined % 10_240 == 0:
+            self.on_progress(self.examined)
 
     # -- moves -----------------------------------------------------------------------------------
     def _children(self, position: Position) -> Iterator[Position]:

@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from bordspel._native import load
-from bordspel.ai.players import Endgame
+from bordspel.ai.players import Endgame, Proven, SolverEndgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
@@ -519,9 +519,9 @@ def _evaluation_solver(advanced: bool) -> PureQuartoSolver:
     return _SOLVERS[advanced]
 
 
-class QuartoEndgame:
+class QuartoEndgame(SolverEndgame):
     """The best move once at most ``max_empty`` squares are empty and the solver finishes
-    within ``time_limit`` seconds; None otherwise.
+    before the deadline; None otherwise.
 
     A module-level class (not a closure) so that players holding it pickle; the solvers'
     tables are not pickled.
@@ -534,7 +534,7 @@ class QuartoEndgame:
     def __getstate__(self) -> dict[str, Any]:
         return {"time_limit": self.time_limit, "max_empty": self.max_empty, "solvers": {}}
 
-    def __call__(self, state: State) -> QuartoMove | None:
+    def solve(self, state: State, deadline: float | None) -> Proven | None:
         assert isinstance(state, QuartoState)
         empty = 16 - state.filled.bit_count()
         if empty > self.max_empty:
@@ -542,13 +542,23 @@ class QuartoEndgame:
         if state.advanced not in self.solvers:  # one solver a variant, keeping its table between moves
             self.solvers[state.advanced] = QuartoSolver(state.advanced)
         exact = self.solvers[state.advanced]
-        exact.deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        exact.deadline = deadline
         try:
-            return exact.best_move(state)
+            value = _value(exact, state)
+            return Proven(exact.best_move(state), value.result, value.distance)
         except OutOfTime:
             return None
         finally:
             exact.deadline = None
+
+
+def _value(exact: PureQuartoSolver, state: QuartoState) -> Solution:
+    """The solver's value of an engine position for the player to move."""
+    board = [-1 if (p := state.piece_at(c)) is None else p for c in range(16)]
+    available = sum(1 << p for p in state.available())
+    if state.hand < 0:
+        return exact.solve_choice(board, available)
+    return exact.solve_placement(board, state.hand, available)
 
 
 def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
@@ -580,8 +590,12 @@ KNOWLEDGE = Knowledge(
     levels={
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
-        "hard": "alphabeta:time=1,solver_time=3",
-        "perfect": "alphabeta:time=1,solver_time=600",
+        "hard": "alphabeta:time=1,solver_time=0.9",
+        "perfect": "alphabeta:time=600,solver_time=600,search_time=1",
+        "easy-v1": "random",
+        "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
+        "hard-v1": "alphabeta:time=1,pvs=0",
+        "perfect-v1": "alphabeta:time=600,solver_time=600,search_time=1,pvs=0",
     },
     solver=solver,
     playout=None if _PLAYOUTS is None else playout,

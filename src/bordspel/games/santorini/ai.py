@@ -1,9 +1,10 @@
 """Santorini knowledge: a position evaluation and a move order for search.
 
-The evaluation counts, per colour, what makes a worker strong: its height, the heights it can
-step onto, how many squares it can move to, and whether it threatens to climb onto level 3;
-and it rewards domes that cap an opponent's reachable level 3. Its weights were chosen by
-arena matches (see the README).
+The evaluation (``evaluation``) counts, per colour, what makes a worker strong: its height,
+the heights it can step onto, how many squares it can move to, whether it threatens to climb
+onto level 3, and whether the player to move has such a threat; its weights are fitted to
+game outcomes. ``evaluate_v1`` is the baseline's hand-set evaluation (weights chosen by arena
+matches, see the README).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bordspel.games.santorini.engine import (
     SIZE,
     STEPS,
     Levels,
+    Placement,
     SantoriniState,
     Turn,
     height,
@@ -28,8 +30,20 @@ from bordspel.games.santorini.engine import (
     occupied_mask,
     random_games,
 )
+from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
+from bordspel.games.santorini.turns import REMOVED
 
-__all__ = ["Weights", "evaluate", "make_evaluation", "order", "playout"]
+__all__ = [
+    "Weights",
+    "evaluate",
+    "evaluate_v1",
+    "make_evaluation",
+    "order",
+    "placement",
+    "playout",
+    "threatens",
+    "zobrist",
+]
 
 
 @dataclass(frozen=True)
@@ -159,7 +173,31 @@ def make_evaluation(weights: Weights) -> Any:
     return Evaluation(weights)
 
 
-evaluate = make_evaluation(Weights())
+evaluate_v1 = make_evaluation(Weights())
+"""The evaluation of ``hard-v1`` (issue 14's baseline)."""
+
+
+@dataclass(frozen=True)
+class WithGods:
+    """An evaluation plus the simple gods' win threats (see ``god_threats``), each weighted like
+    a climbing threat: mine minus the others' mean."""
+
+    base: LinearEvaluation
+
+    def __call__(self, state: State, seat: int) -> float:
+        value = self.base(state, seat)
+        assert isinstance(state, SantoriniState)
+        if state.powers is None:
+            return value
+        threats = [god_threats(state, colour) for colour in range(state.colours)]
+        mine = threats.pop(state.colour_of(seat))
+        weight = self.base.weights[FEATURES.index("threats")]
+        return value + weight * (mine - sum(threats) / max(1, len(threats)))
+
+
+evaluate = WithGods(LinearEvaluation(load_weights()))
+"""The evaluation with weights fitted to game outcomes (``benchmarks/texel_santorini.py``),
+knowing the simple gods' threats."""
 
 
 def order(state: State, moves: list[Any]) -> list[Any]:
@@ -184,6 +222,67 @@ def playout(state: State, rng: random.Random) -> tuple[float, ...]:
     return tuple(1.0 if seat in winners else -1.0 for seat in range(state.players))
 
 
+def threatens(state: State) -> bool:
+    """Whether a worker of a colour not to move stands on level 2 next to a free level 3: a
+    climbing threat the player to move must answer (the search looks one ply deeper)."""
+    assert isinstance(state, SantoriniState)
+    if state.is_over() or state.in_setup:
+        return False
+    occupied = occupied_mask(state.workers)
+    free_three = state.levels[2] & ~state.levels[3] & ~occupied
+    mine = state.colour_of(state.to_move)
+    rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
+    return any(height(state.levels, cell) == 2 and NEIGHBOURS[cell] & free_three for cell in rivals)
+
+
+def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Random 64-bit numbers: per level bitboard and byte of it, per worker and cell."""
+    rng = random.Random(seed)
+    levels = tuple(tuple(tuple(rng.getrandbits(64) for _ in range(256)) for _ in range(4)) for _ in range(4))
+    return levels
+
+
+_ZOBRIST_LEVELS = _zobrist_table(0x5A7)
+_ZOBRIST_RNG = random.Random(0x5A8)
+UNPLACED = REMOVED  # the lowest worker value: -2 removed (by a god), -1 not yet placed
+_ZOBRIST_WORKERS = tuple(
+    tuple(_ZOBRIST_RNG.getrandbits(64) for _ in range(CELLS - UNPLACED)) for _ in range(8)
+)
+
+
+def zobrist(state: State) -> int:
+    """A Zobrist hash of the position: the towers a byte at a time, the workers, the seat to move,
+    the supply, who is out and the gods' state (the transposition table's key)."""
+    assert isinstance(state, SantoriniState)
+    key = hash((state.turn, state.supply, state.out, state.powers))
+    for mask, table in zip(state.levels, _ZOBRIST_LEVELS):
+        key ^= table[0][mask & 255] ^ table[1][mask >> 8 & 255]
+        key ^= table[2][mask >> 16 & 255] ^ table[3][mask >> 24]
+    for index, cell in enumerate(state.workers):
+        key ^= _ZOBRIST_WORKERS[index][cell - UNPLACED]
+    return key
+
+
+def placement(state: State) -> Any:
+    """The setup from a table instead of a search: both workers near the centre, not side by
+    side, as close to the opponents' workers as that allows; None once the setup is over."""
+    assert isinstance(state, SantoriniState)
+    if not state.in_setup:
+        return None
+    rivals = 0
+    for cell in state.workers:
+        if cell >= 0:
+            rivals |= NEIGHBOURS[cell]
+    return max(state.legal_moves(), key=lambda move: _placement_value(move, rivals))
+
+
+def _placement_value(move: Placement, rivals: int) -> float:
+    first, second = move
+    apart = 0.0 if NEIGHBOURS[first] >> second & 1 else 1.0
+    near = (rivals >> first & 1) + (rivals >> second & 1)
+    return 2.0 * (CENTRALITY[first] + CENTRALITY[second]) + apart + near
+
+
 KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     order=order,
@@ -192,6 +291,14 @@ KNOWLEDGE = Knowledge(
         "medium": "greedy",
         "hard": "alphabeta:time=1",
         "perfect": "alphabeta:time=5",
+        "easy-v1": "random",
+        "medium-v1": "greedy:eval=v1",
+        "hard-v1": "alphabeta:time=1,pvs=0,ext=0,book=0,eval=v1",
+        "perfect-v1": "alphabeta:time=5,pvs=0,ext=0,book=0,eval=v1",
     },
     playout=playout if compiled() else None,  # the pure batch is slower than the generic playout
+    evaluations={"v1": evaluate_v1},
+    extend=threatens,
+    key=zobrist,
+    opening=placement,
 )

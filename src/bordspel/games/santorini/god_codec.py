@@ -44,6 +44,7 @@ def god_turn_rank(state: SantoriniState, move: Any) -> int:
 
 
 def god_turn_at(state: SantoriniState, rank: int) -> Any | None:
+    """The legal god turn of that rank, None when there is none (the inverse of ``god_turn_rank``)."""
     turns = _ranked(state)[0]
     return turns[rank] if 0 <= rank < len(turns) else None
 

@@ -48,6 +48,7 @@ class Line(NamedTuple):
     """Prometheus built before moving, so the worker may not move up."""
 
     def then(self, action: Action, board: Board) -> Line:
+        """The line with ``action`` played, leaving ``board``."""
         return self._replace(actions=self.actions + (action,), board=board)
 
 
@@ -73,14 +74,17 @@ class Context:
         return [i for i in (first, first + 1) if board.workers[i] >= 0]
 
     def is_rival_worker(self, index: int) -> bool:
+        """Whether worker ``index`` is an opponent's (False for -1, no worker)."""
         return index >= 0 and index // 2 != self.colour
 
     def no_up(self) -> bool:
+        """Whether an opponent's power forbids moving up this turn (Athena)."""
         return any(
             god.forbids_climb(self.up >> seat & 1) for (god, _), seat in zip(self.rivals, self.rival_seats)
         )
 
     def frozen(self, board: Board) -> int:
+        """The mover's workers that cannot move this turn, as index bits (Hypnus)."""
         mask = 0
         for god, _ in self.rivals:
             mask |= god.frozen(board, self.colour)
@@ -184,6 +188,7 @@ class God:
                         yield from self.end_of_turn(ctx, built)
 
     def before_move(self, ctx: Context, line: Line) -> Iterator[Line]:
+        """The ways the turn can begin before the move (Prometheus's build, Charon's force)."""
         yield line
 
     def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
@@ -218,11 +223,13 @@ class God:
         return False
 
     def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
+        """The ways the build part of the turn can end after the move."""
         cell = line.board.workers[line.worker]
         for action, board in build_options(ctx, line.board, NEIGHBOURS[cell]):
             yield line.then(action, board)
 
     def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
+        """The ways the turn can end after the build (Ares's removal, Medusa's builds)."""
         yield line
 
     # -- the power over opponents -------------------------------------------------------------
@@ -261,6 +268,7 @@ class God:
         return True
 
     def initial_memo(self, taken: frozenset[str], rng: random.Random) -> str:
+        """The memo at the start of the game (``taken``: the gods in play)."""
         return ""
 
     def memo_at_start(self, memo: str, board: Board, seat: int, players: int) -> str:

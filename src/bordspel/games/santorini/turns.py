@@ -35,6 +35,7 @@ class Action(NamedTuple):
     target: int
 
     def to_str(self) -> str:
+        """The action in notation: ``c3d4``, ``e4``, ``e4*`` or ``-e4``."""
         from bordspel.games.santorini.engine import _sq
 
         if self.kind == "move":
@@ -52,10 +53,12 @@ class GodTurn(NamedTuple):
     actions: tuple[Action, ...]
 
     def to_str(self) -> str:
+        """The turn in notation: its actions joined by ``+``."""
         return actions_text(self.actions)
 
 
 def actions_text(actions: tuple[Action, ...]) -> str:
+    """The actions in notation, joined by ``+`` (``c3d4+e4*``)."""
     return "+".join(action.to_str() for action in actions)
 
 
@@ -87,6 +90,7 @@ class Board(NamedTuple):
     supply: Supply | None
 
     def occupied(self) -> int:
+        """The cells with a worker on them, as a mask of cells."""
         mask = 0
         for cell in self.workers:
             if cell >= 0:
@@ -98,6 +102,7 @@ class Board(NamedTuple):
         return self.workers.index(cell) if cell >= 0 and cell in self.workers else -1
 
     def moved(self, index: int, cell: int) -> Board:
+        """The board after worker ``index`` goes to ``cell``."""
         workers = self.workers[:index] + (cell,) + self.workers[index + 1 :]
         return Board(self.levels, workers, self.supply)
 
@@ -127,6 +132,7 @@ class Board(NamedTuple):
         return Board(levels, self.workers, supply)  # type: ignore[arg-type]
 
     def removed(self, index: int) -> Board:
+        """The board after worker ``index`` is taken out of the game."""
         return self.moved(index, REMOVED)
 
 
