@@ -402,3 +402,24 @@ def test_an_error_message_clears_itself_when_the_board_changes(browser: Browser,
     expect(first.locator("#message")).to_have_text("")
     first.context.close()
     second.context.close()
+
+
+def test_hint_shows_the_best_move_its_line_and_outlines_it_on_the_board(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_page()
+    start(page, base_url, "quarto", {}, "human", wait_for_board=False)
+    page.click("#play-link")
+    page.wait_for_selector("#board .target")
+    page.locator("#board [data-piece=A]").click()  # past the opening: the hint comes from a search
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#hint")).to_be_hidden()
+    page.click("#hint-button")
+    expect(page.locator("#hint .hint-move")).to_have_text(re.compile(r"^Best move: \S+$"), timeout=15_000)
+    move = (page.text_content("#hint .hint-move") or "").removeprefix("Best move: ")
+    expect(page.locator("#hint .hint-line")).to_have_text(re.compile(rf"^Line: {re.escape(move)}\b"))
+    expect(page.locator("#hint")).to_contain_text("depth")
+    assert page.locator("#board .hint").count() >= 1
+    page.click("[data-lang=nl]")
+    expect(page.locator("#hint .hint-move")).to_have_text(f"Beste zet: {move}")
+    page.close()

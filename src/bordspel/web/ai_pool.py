@@ -22,7 +22,7 @@ from bordspel.ai import make_player
 from bordspel.core import BordspelError, GameSpec, available_games, game_class, game_spec, register_game
 from bordspel.web.store import Busy
 
-__all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "choose_move"]
+__all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "analyse_position", "choose_move"]
 
 T = TypeVar("T")
 
@@ -43,6 +43,26 @@ def choose_move(game: str, position: str, spec: str, seed: int) -> str:
     """The move of player ``spec`` in ``position`` (runs in a worker process; strings in and out)."""
     state = game_class(game).from_str(position)
     return str(make_player(spec, game, seed=seed).step(state).to_str())
+
+
+def analyse_position(game: str, position: str, spec: str, seed: int) -> dict[str, Any]:
+    """Player ``spec``'s analysis of ``position`` as JSON (runs in a worker process)."""
+    state = game_class(game).from_str(position)
+    analyse = getattr(make_player(spec, game, seed=seed), "analyse", None)
+    if analyse is None:
+        raise BordspelError(f"{spec} does not search, so it cannot analyse")
+    found = analyse(state)
+    return {
+        "move": str(found.move.to_str()),
+        "score": found.score,
+        "describe": found.describe(),
+        "result": found.result,
+        "proven": found.proven,
+        "depth": found.depth,
+        "nodes": found.nodes,
+        "line": [str(move.to_str()) for move in found.principal_variation],
+        "seconds": round(found.seconds, 3),
+    }
 
 
 class _Slot:

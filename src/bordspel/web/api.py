@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 
 from bordspel.core import BordspelError, State
 from bordspel.web import actions
-from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks, choose_move
+from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks, analyse_position, choose_move
 from bordspel.web.events import Changes, version_stream
 from bordspel.web.options import start_state
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
@@ -30,6 +30,8 @@ __all__ = ["Api", "ApiSettings", "BadRequest", "game_id"]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_VERSION = 2**53
+ANALYST = "hard"
+"""The level whose search answers ``GET /api/games/{id}/analysis`` (within the server's budget)."""
 
 
 class BadRequest(BordspelError):
@@ -100,6 +102,7 @@ class Api:
         self.settings = settings
         self.pool = AIPool(settings.ai_workers, deadline=settings.ai_time + max(2.0, settings.ai_time / 2))
         self.turns = SharedTasks()
+        self.analyses = SharedTasks()
         self.changes = Changes()
 
     async def _view(self, stored: StoredGame, **extra: Any) -> JSONResponse:
@@ -183,6 +186,25 @@ class Api:
         )
         self.changes.notify(stored.id)
         return played
+
+    async def analysis(self, request: Request) -> Response:
+        """``GET /api/games/{id}/analysis``: the best move in the current position, its score and line.
+
+        Anyone who can see the game may ask; the server's own level and budget bound the work, and
+        one analysis runs per game and version however many ask.
+        """
+        key = game_id(request)
+        stored = await run_in_threadpool(self.store.load, key)
+        if stored.is_over():
+            raise Conflict("the game is over: there is nothing to analyse")
+        state = stored.state
+        spec = budgeted_spec(state.name, ANALYST, self.settings.ai_time)
+        found = await self.analyses.run(
+            (key, stored.version),
+            lambda: self.pool.run(analyse_position, state.name, state.to_str(), spec, stored.version),
+            gone=request.is_disconnected,
+        )
+        return JSONResponse({"version": stored.version, "ply": stored.ply, **found})
 
     async def position(self, request: Request) -> Response:
         """The picture of the position after ``ply`` moves (replay; the game is unchanged)."""

@@ -140,6 +140,7 @@ def create_app(
         _post("/api/games/{id}/resign", api.resign),
         _get("/api/games/{id}/record", api.record),
         _get("/api/games/{id}/events", api.events),
+        _get("/api/games/{id}/analysis", api.analysis),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = GuardSettings.of(allowed_hosts, allowed_origins)

@@ -31,6 +31,8 @@ const bordspel = (() => {
       easy: "easy", medium: "medium", hard: "hard", perfect: "perfect", size: "size", players_option: "players",
       finite_supply: "finite supply", advanced: "advanced", pieces: "pieces",
       red: "red", yellow: "yellow", blue: "blue", upright: "upright", horizontal: "horizontal", vertical: "vertical",
+      hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}", hint_score: "{score}, depth {depth}, {nodes} positions",
+      hint_line: "Line: {line}", result_win: "a forced win", result_draw: "a draw", result_loss: "a forced loss",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -53,6 +55,8 @@ const bordspel = (() => {
       easy: "makkelijk", medium: "gemiddeld", hard: "moeilijk", perfect: "perfect", size: "grootte", players_option: "spelers",
       finite_supply: "beperkte voorraad", advanced: "gevorderd", pieces: "stukken",
       red: "rood", yellow: "geel", blue: "blauw", upright: "rechtop", horizontal: "horizontaal", vertical: "verticaal",
+      hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}", hint_score: "{score}, diepte {depth}, {nodes} stellingen",
+      hint_line: "Vervolg: {line}", result_win: "gedwongen winst", result_draw: "remise", result_loss: "gedwongen verlies",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -245,11 +249,12 @@ const bordspel = (() => {
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
     const page = {
       id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
-      replay: null, thinking: null, timer: null,
+      replay: null, thinking: null, timer: null, hint: null,
     };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
     $("#resign").addEventListener("click", () => resign(page));
+    $("#hint-button").addEventListener("click", () => askHint(page));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     $("#board").addEventListener("click", (event) => click(page, event));
@@ -330,6 +335,7 @@ const bordspel = (() => {
     page.view = view;
     page.clicks = [];
     if (previous && previous.version !== view.version) $("#message").textContent = "";
+    if (page.hint && page.hint.version !== view.version) page.hint = null;
     if (page.replay !== null && page.replay > view.ply) page.replay = null;
     if (page.replay === null) {
       drawBoard(view.svg);
@@ -360,6 +366,55 @@ const bordspel = (() => {
     controls(page);
     highlight(page);
     showReplay(page);
+    showHint(page);
+  }
+
+  // A hint: the server's analysis of the current position (best move, score, depth and line).
+  async function askHint(page) {
+    const version = page.view.version;
+    page.hint = { version, found: null };
+    showHint(page);
+    try {
+      const found = await api("GET", `/api/games/${page.id}/analysis`, undefined, page.token);
+      if (page.hint && page.hint.version === version && found.version === version) page.hint.found = found;
+    } catch (error) {
+      page.hint = null;
+      $("#message").textContent = error.message;
+    }
+    showHint(page);
+  }
+
+  function showHint(page) {
+    const view = page.view, hint = page.hint;
+    const live = page.replay === null && !view.outcome;
+    $("#hint-button").hidden = !live;
+    $("#hint-button").disabled = Boolean(hint && !hint.found);
+    $("#hint").hidden = !live || !hint;
+    for (const node of document.querySelectorAll("#board .hint")) node.classList.remove("hint");
+    if (!live || !hint) return;
+    const found = hint.found;
+    if (!found) {
+      $("#hint").replaceChildren(element("p", { class: "thinking", text: t("hint_thinking") }));
+      return;
+    }
+    const score = found.result ? t(`result_${found.result}`) : `${found.score >= 0 ? "+" : ""}${found.score.toFixed(1)}`;
+    $("#hint").replaceChildren(
+      element("p", { class: "hint-move", text: t("hint_move", { move: found.move }) }),
+      element("p", { text: t("hint_score", { score, depth: found.depth, nodes: found.nodes.toLocaleString(language) }) }),
+      element("p", { class: "hint-line", text: t("hint_line", { line: found.line.join(" ") }) }),
+    );
+    markHint(view, found.move);
+  }
+
+  // The squares and pieces the hint's move clicks, outlined on the board.
+  function markHint(view, text) {
+    const move = view.legal.find((m) => m.text === text);
+    if (!move || !move.paths.length) return;
+    for (const token of move.paths[0]) {
+      const [kind, name] = token.split(/:(.*)/s);
+      const node = document.querySelector(`#board [data-${kind}="${CSS.escape(name)}"]`);
+      if (node) node.classList.add("hint");
+    }
   }
 
   function player(view, seat) {

@@ -1,0 +1,99 @@
+"""The analysis endpoint: the best move, score, depth, nodes and line of a game's current position,
+refused for finished and unknown games, one computation per game and version."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from bordspel.core import available_games
+from bordspel.web.ai_pool import AIPool, analyse_position
+from bordspel.web.app import ApiSettings, create_app
+
+FIELDS = {
+    "version",
+    "ply",
+    "move",
+    "score",
+    "describe",
+    "result",
+    "proven",
+    "depth",
+    "nodes",
+    "line",
+    "seconds",
+}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))) as client:
+        yield client
+
+
+def new(client: TestClient, game: str, seats: list[str]) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": game, "options": {}, "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_analysis_names_a_legal_move_with_its_score_and_line(client: TestClient, game: str) -> None:
+    view = new(client, game, ["human", "human"])
+    response = client.get(f"/api/games/{view['id']}/analysis")
+    assert response.status_code == 200, response.text
+    found = response.json()
+    assert set(found) == FIELDS and found["version"] == view["version"]
+    assert found["move"] in {move["text"] for move in view["legal"]}
+    assert found["line"][0] == found["move"] and min(found["nodes"], found["depth"]) >= 0
+    assert found["result"] in (None, "win", "draw", "loss")
+
+
+def test_analysis_of_a_finished_game_is_refused(client: TestClient) -> None:
+    game = new(client, "quarto", ["human", "human"])
+    headers = {"Authorization": f"Bearer {game['tokens'][0]}"}
+    assert (
+        client.post(f"/api/games/{game['id']}/resign", json={"version": 0}, headers=headers).status_code
+        == 200
+    )
+    refused = client.get(f"/api/games/{game['id']}/analysis")
+    assert refused.status_code == 409 and "over" in refused.json()["error"]
+
+
+def test_analysis_of_an_unknown_game_is_a_json_404(client: TestClient) -> None:
+    for path in ("/api/games/nope/analysis", "/api/games/..%2F/analysis"):
+        missing = client.get(path)
+        assert missing.status_code == 404 and "error" in missing.json()
+
+
+def test_many_asking_at_once_share_one_analysis(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    analyses: list[str] = []
+    run = AIPool.run
+
+    async def counting(pool: AIPool, function: Callable[..., Any], *args: Any) -> Any:
+        if function is analyse_position:
+            analyses.append(args[1])
+            await asyncio.sleep(0.5)  # the askers all arrive while the first analysis runs
+        return await run(pool, function, *args)
+
+    monkeypatch.setattr(AIPool, "run", counting)
+    game = new(client, "hermit", ["human", "human"])
+    barrier = threading.Barrier(4)
+    answers: list[dict[str, Any]] = []
+
+    def ask() -> None:
+        barrier.wait()
+        answers.append(client.get(f"/api/games/{game['id']}/analysis").json())
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(analyses) == 1 and len(answers) == 4 and all(answer == answers[0] for answer in answers)
