@@ -86,6 +86,27 @@ def report_santorini_backends(start: SantoriniState, smoke: bool) -> None:
         print(f"{label:44} {games / seconds:>8,.0f} games/s  ({plies:.1f} plies/game)")
 
 
+def report_santorini_search(start: SantoriniState, smoke: bool) -> None:
+    """Alpha-beta (the ``hard`` player's search, fixed depths): the compiled search and the pure
+    ``Searcher``, the same values at each depth."""
+    from bordspel.ai.search import Searcher, last
+    from bordspel.games.santorini.ai import evaluate, threatens
+    from bordspel.games.santorini.fast_search import fast_search
+
+    runs = [("pure", 2 if smoke else 3)]
+    if santorini_batch.compiled():
+        runs.append(("compiled", 3 if smoke else 6))
+    for name, depth in runs:
+        searcher = Searcher(evaluate, max_depth=depth, pvs=True, extend=threatens)
+        search = fast_search(start, searcher) if name == "compiled" else searcher
+        assert search is not None
+        started = time.perf_counter()
+        result = last(search.iterate(start))
+        seconds = time.perf_counter() - started
+        label = f"Santorini alpha-beta to depth {depth}, {name}"
+        print(f"{label:44} {result.nodes:>11,} nodes in {seconds:.3f} s ({result.nodes / seconds:,.0f}/s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="small sizes, one repeat")
@@ -102,6 +123,7 @@ def main() -> None:
     santorini = new_game("santorini", workers=workers)
     report_perft("Santorini, the issue's start position", santorini, 2 if args.smoke else 3, repeats)
     report_santorini_backends(santorini, args.smoke)
+    report_santorini_search(santorini, args.smoke)
     fresh = new_game("santorini")
     report_games("Santorini 2p random games (with setup)", fresh, games, repeats, checked=False)
     report_games("Santorini 2p random games (with setup)", fresh, games // 4, repeats, checked=True)

@@ -12,7 +12,7 @@ Moves come out as tuples: ``(first, second)`` for a setup placement, ``(source, 
 for a turn, ``build`` ``None`` for a winning climb.
 """
 
-from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
 cdef extern from *:
@@ -422,3 +422,358 @@ def random_game_moves(state, uint64_t seed):
         else:
             moves.append((code & 31, code >> 5 & 31, None if code >> 10 & 31 == 31 else code >> 10 & 31))
     return moves, p.winners
+
+
+# -- alpha-beta search ----------------------------------------------------------------------
+# Two players without gods, after the setup: negamax with principal-variation search, a table
+# keyed on Zobrist hashes, killer and history moves, an extension for climbing threats, and the
+# fitted linear evaluation (bordspel.games.santorini.evaluation). Scores are those of
+# bordspel.ai.search: a win k plies away WIN - k, a loss -(WIN - k), else the evaluation of the
+# player to move. At a fixed depth without extensions it returns the same values as the pure
+# Searcher with the same evaluation (tests/test_native_santorini_search.py).
+
+from libc.stdlib cimport calloc, free
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef enum:
+    MAX_MOVES = 128  # 16 (worker, target) pairs x 8 builds
+    MAX_PLY = 64
+    FEATURE_COUNT = 8
+    NO_MOVE = 0xFFFF
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+
+cdef double WIN = 1000000.0
+cdef double DECISIVE = WIN - 1000.0
+cdef int CENTRE[CELLS]
+cdef uint64_t ZOBRIST_LEVELS[4][4][256]
+cdef uint64_t ZOBRIST_WORKERS[2][CELLS]
+cdef uint64_t ZOBRIST_TURN[4]
+
+
+cdef void _init_search_tables():
+    cdef uint64_t seed = 0x5A7
+    cdef int i, j, k
+    for i in range(CELLS):
+        CENTRE[i] = 4 - abs(i // 5 - 2) - abs(i % 5 - 2)
+    for i in range(4):
+        ZOBRIST_TURN[i] = _next(&seed)
+        for j in range(4):
+            for k in range(256):
+                ZOBRIST_LEVELS[i][j][k] = _next(&seed)
+    for i in range(2):
+        for j in range(CELLS):
+            ZOBRIST_WORKERS[i][j] = _next(&seed)
+
+
+_init_search_tables()
+
+
+cdef struct Entry:
+    uint64_t key
+    double score
+    int16_t depth
+    uint8_t flag
+    uint16_t move
+
+
+cdef struct Moves:
+    int n
+    uint16_t move[MAX_MOVES]
+    int score[MAX_MOVES]
+
+
+cdef inline uint64_t _zobrist(const Pos* p) noexcept nogil:
+    """The towers a byte at a time, the workers by colour (a colour's two are alike), the turn
+    and the supply."""
+    cdef uint64_t key = ZOBRIST_TURN[p.turn & 3]
+    cdef int i, b
+    for i in range(4):
+        for b in range(4):
+            key ^= ZOBRIST_LEVELS[i][b][p.lv[i] >> (8 * b) & 255]
+    for i in range(4):
+        if p.w[i] >= 0:
+            key ^= ZOBRIST_WORKERS[i >> 1][p.w[i]]
+    if p.finite:
+        key ^= (<uint64_t>p.supply[0] | <uint64_t>p.supply[1] << 8 | <uint64_t>p.supply[2] << 16
+                | <uint64_t>p.supply[3] << 24) * 0x9E3779B97F4A7C15ULL
+    return key
+
+
+cdef void _colour_features(const Pos* p, int colour, uint32_t occupied, double* counts) noexcept nogil:
+    """The seven counts of one colour, as ``evaluation._colour_features`` has them."""
+    cdef uint32_t free_three = p.lv[2] & ~p.lv[3] & ~occupied, targets, higher
+    cdef int k, cell, level
+    for k in range(FEATURE_COUNT - 1):
+        counts[k] = 0.0
+    for k in range(2):
+        cell = p.w[2 * colour + k]
+        if cell < 0:
+            continue
+        level = _height(p, cell)
+        targets = NEIGHBOURS[cell] & ~occupied & ~p.lv[CLIMB_LIMIT[level]]
+        if level:
+            counts[level - 1] += 1
+        counts[2] += popcount(targets & p.lv[0]) + popcount(targets & p.lv[1]) + popcount(targets & p.lv[2])
+        counts[3] += popcount(targets)
+        if level < 3:
+            higher = p.lv[level]
+            counts[4] += (targets & higher) != 0
+        counts[5] += level == 2 and (targets & free_three) != 0
+        counts[6] += CENTRE[cell]
+
+
+cdef double _evaluate(const Pos* p, const double* weights) noexcept nogil:
+    """The linear evaluation for the player to move (two colours)."""
+    cdef double mine[FEATURE_COUNT - 1]
+    cdef double theirs[FEATURE_COUNT - 1]
+    cdef uint32_t occupied = _occupied(p)
+    cdef int colour = p.turn % p.colours, k
+    cdef double total = 0.0
+    _colour_features(p, colour, occupied, mine)
+    _colour_features(p, 1 - colour, occupied, theirs)
+    for k in range(FEATURE_COUNT - 1):
+        total += weights[k] * (mine[k] - theirs[k])
+    return total + weights[FEATURE_COUNT - 1] * (1.0 if mine[5] else 0.0)
+
+
+cdef bint _threatened(const Pos* p) noexcept nogil:
+    """A worker of the colour not to move on level 2 next to a free level 3 (``ai.threatens``)."""
+    cdef uint32_t free_three = p.lv[2] & ~p.lv[3] & ~_occupied(p)
+    cdef int rival = 1 - p.turn % p.colours, k, cell
+    if p.winners >= 0:
+        return False
+    for k in range(2):
+        cell = p.w[2 * rival + k]
+        if cell >= 0 and _height(p, cell) == 2 and NEIGHBOURS[cell] & free_three:
+            return True
+    return False
+
+
+cdef inline double _to_table(double value, int ply) noexcept nogil:
+    if value >= DECISIVE:
+        return value + ply
+    if value <= -DECISIVE:
+        return value - ply
+    return value
+
+
+cdef inline double _from_table(double value, int ply) noexcept nogil:
+    if value >= DECISIVE:
+        return value - ply
+    if value <= -DECISIVE:
+        return value + ply
+    return value
+
+
+cdef inline void _play_code(Pos* p, int code) noexcept nogil:
+    cdef int build = code >> 10 & 31
+    _play_turn(p, code & 31, code >> 5 & 31, -1 if build == 31 else build)
+
+
+cdef bint _is_turn(const Pos* p, int code) noexcept nogil:
+    """Whether ``code`` is a legal turn with a build in ``p`` (a table move is checked before
+    it is played: keys can collide)."""
+    cdef Turns t
+    cdef int i, build = code >> 10 & 31
+    _turns(p, &t)
+    for i in range(t.n):
+        if t.source[i] == (code & 31) and t.target[i] == (code >> 5 & 31):
+            return t.wins[i] if build == 31 else build < 25 and t.builds[i] >> build & 1
+    return False
+
+
+cdef inline object _move_tuple(int code):
+    cdef int build = code >> 10 & 31
+    return (code & 31, code >> 5 & 31, None if build == 31 else build)
+
+
+cdef inline double _seconds() noexcept nogil:
+    cdef timespec now
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return now.tv_sec + now.tv_nsec * 1e-9
+
+
+cdef class Search:
+    """One search from a root position (two players, no gods, setup over), its table kept from
+    depth to depth: ``depth(d, seconds, nodes)`` searches to depth ``d``."""
+
+    cdef Pos root
+    cdef Entry* table
+    cdef uint64_t mask
+    cdef double weights[FEATURE_COUNT]
+    cdef int history[1 << 15]
+    cdef uint16_t killers[MAX_PLY][2]
+    cdef bint pvs, extend, stopped
+    cdef int root_depth, root_move
+    cdef readonly long long nodes
+    cdef long long max_nodes
+    cdef double deadline
+
+    def __cinit__(self, state, weights, int table_bits=20, bint pvs=True, bint extend=True):
+        cdef int k
+        self.root = _read(state)
+        if self.root.players != 2 or self.root.winners >= 0 or _in_setup(&self.root):
+            raise ValueError("the compiled search takes two-player positions after the setup, unfinished")
+        if len(weights) != FEATURE_COUNT:
+            raise ValueError(f"the evaluation has {FEATURE_COUNT} weights")
+        for k in range(FEATURE_COUNT):
+            self.weights[k] = weights[k]
+        self.table = <Entry*>calloc(<size_t>1 << table_bits, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError("no memory for the search's table")
+        self.mask = (<uint64_t>1 << table_bits) - 1
+        self.pvs, self.extend = pvs, extend
+        self.nodes = 0
+        for k in range(MAX_PLY):
+            self.killers[k][0] = self.killers[k][1] = NO_MOVE
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def depth(self, int depth, double seconds=-1.0, long long nodes=-1):
+        """(score, best move) at ``depth`` for the player to move, or None when ``seconds`` or
+        the total of ``nodes`` ran out first."""
+        cdef double score
+        self.deadline = _seconds() + seconds if seconds >= 0 else -1.0
+        self.max_nodes = nodes
+        self.stopped = False
+        self.root_depth = depth
+        self.root_move = NO_MOVE
+        with nogil:
+            score = self._negamax(&self.root, depth, -WIN - 1, WIN + 1, 0)
+        if self.stopped or self.root_move == NO_MOVE:
+            return None
+        return score, _move_tuple(self.root_move)
+
+    def principal_variation(self, int length):
+        """The best line from the root, read from the table."""
+        cdef Pos p = self.root
+        cdef Entry* entry
+        line = []
+        while len(line) < length and p.winners < 0:
+            entry = &self.table[_zobrist(&p) & self.mask]
+            if entry.key != _zobrist(&p) or not _is_turn(&p, entry.move):
+                break
+            line.append(_move_tuple(entry.move))
+            _play_code(&p, entry.move)
+        return line
+
+    cdef bint _out_of_budget(self) noexcept nogil:
+        if self.max_nodes >= 0 and self.nodes >= self.max_nodes:
+            self.stopped = True
+        elif self.deadline >= 0 and (self.nodes & 1023) == 0 and _seconds() > self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    cdef void _generate(self, const Pos* p, Moves* m, int table_move, int ply) noexcept nogil:
+        """Every turn with an ordering score: the table move, killers, climbs, history."""
+        cdef Turns t
+        cdef uint32_t builds
+        cdef int i, code, build, score, rise
+        _turns(p, &t)
+        m.n = 0
+        for i in range(t.n):
+            rise = _height(p, t.target[i]) - _height(p, t.source[i])
+            builds = t.builds[i]
+            while builds:
+                build = lowest(builds)
+                builds &= builds - 1
+                code = t.source[i] | t.target[i] << 5 | build << 10
+                if code == table_move:
+                    score = 1 << 30
+                elif code == self.killers[ply][0]:
+                    score = (1 << 29) + 1
+                elif code == self.killers[ply][1]:
+                    score = 1 << 29
+                else:
+                    score = self.history[code] + 1000 * rise
+                m.move[m.n] = code
+                m.score[m.n] = score
+                m.n += 1
+
+    cdef double _negamax(self, Pos* p, int depth, double alpha, double beta, int ply) noexcept nogil:
+        cdef Turns t
+        cdef Moves m
+        cdef Pos child
+        cdef Entry* entry
+        cdef uint64_t key
+        cdef int i, j, pick, table_move = NO_MOVE, best_move = NO_MOVE, child_depth, flag
+        cdef double value, best = -WIN - 1, original_alpha = alpha
+        cdef bint same
+        self.nodes += 1
+        if self._out_of_budget():
+            return 0.0
+        if p.winners >= 0:
+            return WIN - ply if p.winners >> p.turn & 1 else -(WIN - ply)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return _evaluate(p, self.weights)
+        key = _zobrist(p)
+        entry = &self.table[key & self.mask]
+        _turns(p, &t)
+        for i in range(t.n):  # a climb onto level 3 wins at once: nothing scores higher
+            if t.wins[i]:
+                best_move = t.source[i] | t.target[i] << 5 | 31 << 10
+                if ply == 0:
+                    self.root_move = best_move
+                entry.key, entry.score, entry.depth = key, _to_table(WIN - ply - 1, ply), MAX_PLY
+                entry.flag, entry.move = EXACT, best_move
+                return WIN - ply - 1
+        if entry.key == key:
+            table_move = entry.move
+            if entry.depth >= depth and ply > 0:
+                value = _from_table(entry.score, ply)
+                if (entry.flag == EXACT or (entry.flag == LOWER and value >= beta)
+                        or (entry.flag == UPPER and value <= alpha)):
+                    return value
+        self._generate(p, &m, table_move, ply)
+        for i in range(m.n):
+            pick = i
+            for j in range(i + 1, m.n):
+                if m.score[j] > m.score[pick]:
+                    pick = j
+            m.move[i], m.move[pick] = m.move[pick], m.move[i]
+            m.score[i], m.score[pick] = m.score[pick], m.score[i]
+            child = p[0]
+            _play_code(&child, m.move[i])
+            child_depth = depth - 1
+            if self.extend and ply + depth < 2 * self.root_depth and _threatened(&child):
+                child_depth += 1
+            same = child.turn % child.colours == p.turn % p.colours
+            if self.pvs and i > 0:
+                value = self._child(&child, child_depth, alpha, alpha + 1, ply, same)
+                if alpha < value < beta:
+                    value = self._child(&child, child_depth, value, beta, ply, same)
+            else:
+                value = self._child(&child, child_depth, alpha, beta, ply, same)
+            if self.stopped:
+                return 0.0
+            if value > best:
+                best, best_move = value, m.move[i]
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                self._remember_cut(m.move[i], depth, ply)
+                break
+        if ply == 0:
+            self.root_move = best_move
+        flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
+        entry.key, entry.score, entry.depth = key, _to_table(best, ply), depth
+        entry.flag, entry.move = flag, best_move
+        return best
+
+    cdef double _child(self, Pos* child, int depth, double alpha, double beta, int ply, bint same) noexcept nogil:
+        if same:
+            return self._negamax(child, depth, alpha, beta, ply + 1)
+        return -self._negamax(child, depth, -beta, -alpha, ply + 1)
+
+    cdef void _remember_cut(self, int move, int depth, int ply) noexcept nogil:
+        cdef int code
+        if self.killers[ply][0] != move:
+            self.killers[ply][1] = self.killers[ply][0]
+            self.killers[ply][0] = move
+        self.history[move] += depth * depth
+        if self.history[move] > (1 << 28):
+            for code in range(1 << 15):
+                self.history[code] >>= 1

@@ -18,7 +18,18 @@ from typing import Any, Protocol
 
 from bordspel.ai import search
 from bordspel.ai.mcts import MCTSTree, Playout, mcts, random_playout
-from bordspel.ai.search import DECISIVE, WIN, Evaluation, Limit, Searcher, SearchResult, deadline_after, last
+from bordspel.ai.search import (
+    DECISIVE,
+    WIN,
+    Evaluation,
+    FastSearch,
+    Limit,
+    Search,
+    Searcher,
+    SearchResult,
+    deadline_after,
+    last,
+)
 from bordspel.core import MoveT, State
 
 __all__ = [
@@ -132,6 +143,8 @@ class SearchOptions:
     key: Callable[[State], Hashable] | None = None
     opening: Callable[[State], Any] | None = None
     """A move for positions the search should not think about (e.g. a setup table), or None."""
+    fast_search: FastSearch | None = None
+    """The game's faster (compiled) search where it covers a position, or None."""
 
 
 class _Solving:
@@ -212,14 +225,15 @@ class AlphaBetaPlayer(_Solving):
         if move is not None:
             yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - started, [move])
             return
-        searcher = self._searcher(limit, search.earliest(deadline, deadline_after(self.search_time)))
+        searcher = self._searcher(state, limit, search.earliest(deadline, deadline_after(self.search_time)))
         for result in searcher.iterate(state):
             result.seconds = time.perf_counter() - started  # the solver's time included
             yield result
 
-    def _searcher(self, limit: Limit, deadline: float | None) -> Searcher:
+    def _searcher(self, state: State, limit: Limit, deadline: float | None) -> Search:
+        """The pure search with this player's settings, or the game's faster one where it has it."""
         options = self.options
-        return Searcher(
+        searcher = Searcher(
             self.evaluate,
             max_depth=64 if limit.depth is None else limit.depth,
             max_nodes=limit.nodes,
@@ -229,6 +243,8 @@ class AlphaBetaPlayer(_Solving):
             extend=options.extend,
             key=options.key,
         )
+        fast = None if options.fast_search is None else options.fast_search(state, searcher)
+        return searcher if fast is None else fast
 
 
 class MCTSPlayer(_Solving):

@@ -11,8 +11,9 @@ Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth
 ``playouts`` (the deterministic limits), ``solver=0`` (no exact solver), ``solver_time`` (the
 solver's share of ``time``, by default half), ``search_time`` (a cap on the search alone),
 ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search, extensions or
-the game's opening table), ``eval=NAME`` (one of the game's named evaluations), ``reuse=1``
-(MCTS keeps its tree between moves).
+the game's opening table), ``compiled=0`` (the pure search where the game has a compiled one),
+``eval=NAME`` (one of the game's named evaluations), ``reuse=1`` (MCTS keeps its tree between
+moves).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bordspel.ai.players import (
     RandomPlayer,
     SearchOptions,
 )
-from bordspel.ai.search import Evaluation
+from bordspel.ai.search import Evaluation, FastSearch
 from bordspel.core import BordspelError, State, game_part, game_spec
 
 __all__ = ["FACTORIES", "GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
@@ -64,6 +65,8 @@ class Knowledge:
     """The transposition table's key (e.g. a Zobrist hash); None: the state itself."""
     opening: Callable[[State], Any] | None = None
     """A move from a table for positions not worth searching (e.g. setup), else None."""
+    fast_search: FastSearch | None = None
+    """A faster (compiled) equivalent of the pure search for the positions it covers."""
 
 
 def _no_evaluation(state: State, seat: int) -> float:
@@ -154,6 +157,7 @@ def _alphabeta(known: Knowledge, options: Options, seed: int | None) -> Player:
         extend=known.extend if options.flag("ext", True) else None,
         key=known.key,
         opening=known.opening if options.flag("book", True) else None,
+        fast_search=known.fast_search if options.flag("compiled", True) else None,
     )
     return AlphaBetaPlayer(
         _evaluation(known, options),

@@ -17,15 +17,17 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bordspel.core import State
 
 __all__ = [
     "WIN",
     "Evaluation",
+    "FastSearch",
     "Limit",
     "OutOfTime",
+    "Search",
     "SearchResult",
     "Searcher",
     "deadline_after",
@@ -288,6 +290,18 @@ class Searcher:
             line.append(entry[3])
             state = state.apply_unchecked(entry[3])
         return line
+
+
+class Search(Protocol):
+    """What deepens like a :class:`Searcher` (a compiled search, say)."""
+
+    def iterate(self, root: State) -> Iterator[SearchResult]:
+        """The result of every finished depth, as ``Searcher.iterate``."""
+
+
+FastSearch = Callable[[State, Searcher], Search | None]
+"""``fast(root, searcher)``: a faster search with ``searcher``'s evaluation and limits for the
+positions it covers (a compiled one), else None."""
 
 
 def last(results: Iterable[SearchResult]) -> SearchResult:

@@ -31,6 +31,7 @@ from bordspel.games.santorini.engine import (
     random_games,
 )
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
+from bordspel.games.santorini.fast_search import fast_search
 from bordspel.games.santorini.turns import REMOVED
 
 __all__ = [
@@ -301,4 +302,5 @@ KNOWLEDGE = Knowledge(
     extend=threatens,
     key=zobrist,
     opening=placement,
+    fast_search=fast_search,
 )
