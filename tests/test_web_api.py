@@ -44,7 +44,8 @@ def act(client: TestClient, game: dict[str, Any], seat: int | None, action: str,
 def test_meta_and_pages(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert set(meta["games"]) == set(available_games())
-    assert meta["games"]["santorini"]["options"] == {"players": 2, "finite_supply": False}
+    assert meta["games"]["santorini"]["options"] == {"players": 2, "finite_supply": False, "gods": ""}
+    assert meta["games"]["santorini"]["limits"]["gods"]["per_seat"] is True
     assert meta["games"]["hermit"]["limits"]["size"] == {"min": 1, "max": 16}
     assert "<form" in client.get("/").text
     game = new(client, "quarto", ["human", "human"])

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from bordspel.games.santorini.gods import GOD_TEXT
 from bordspel.web.app import create_app
 from tests.live import serving
 from tests.variants import FIRST_IDS, FIRSTS
@@ -54,6 +55,7 @@ def start(
     options: dict[str, object],
     opponent: str,
     wait_for_board: bool = True,
+    gods: tuple[str, ...] = (),
 ) -> None:
     page.goto(f"{base_url}/?game={game}")
     page.wait_for_selector("#seats select")
@@ -64,6 +66,8 @@ def start(
         else:
             field.fill(str(value))
     page.select_option("#seat-1", opponent)
+    for seat, god in enumerate(gods):
+        page.select_option(f"#seat-{seat}-gods", god)
     page.click("#start")
     page.wait_for_selector("#board svg" if wait_for_board else "#invitations:not([hidden])")
 
@@ -423,3 +427,54 @@ def test_hint_shows_the_best_move_its_line_and_outlines_it_on_the_board(
     page.click("[data-lang=nl]")
     expect(page.locator("#hint .hint-move")).to_have_text(f"Beste zet: {move}")
     page.close()
+
+
+def test_gods_chosen_at_the_start_show_their_cards(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    start(page, base_url, "santorini", {}, "easy", gods=("demeter", "random"))
+    notes = page.locator("#players .note")
+    expect(notes.first).to_have_text(f"Demeter: {GOD_TEXT['demeter']}")
+    expect(notes).to_have_count(2)
+    drawn = (notes.nth(1).text_content() or "").split(":")[0].lower()
+    assert drawn in GOD_TEXT and drawn != "demeter"
+    page.close()
+
+
+def click_squares(page: Page, *squares: str) -> None:
+    for square in squares:
+        page.click(f"#board [data-square={square}].target")
+
+
+def test_god_turns_by_clicking_an_extra_build_a_dome_and_ending_a_turn_early(
+    browser: Browser, base_url: str
+) -> None:
+    demeter = browser.new_context().new_page()
+    errors: list[str] = []
+    demeter.on("pageerror", lambda error: errors.append(str(error)))
+    start(demeter, base_url, "santorini", {}, "human", wait_for_board=False, gods=("demeter", "atlas"))
+    invitation = demeter.locator("#invite-1").input_value()
+    demeter.click("#play-link")
+    atlas = browser.new_context().new_page()
+    atlas.goto(invitation)
+    click_squares(demeter, "b2", "d4")
+    click_squares(atlas, "b4", "d2")
+    status, bar = demeter.locator("#status"), demeter.locator("#turn-bar")
+    click_squares(demeter, "b2", "a1", "b1")  # move, build: the turn could end here...
+    expect(status).to_have_text("Your turn: choose where to build again, or end your turn")
+    expect(demeter.locator("#end-turn")).to_be_visible()
+    click_squares(demeter, "a2")  # ...or build a second time, which ends it
+    expect(demeter.locator("#moves li").last).to_have_text("b2a1+b1+a2")
+    click_squares(atlas, "d2", "e1", "d1")
+    expect(atlas.locator("#status")).to_have_text(
+        "Your turn: press Dome for a dome instead, or end your turn"
+    )
+    atlas.click("#turn-bar button:text('Dome')")
+    expect(atlas.locator("#moves li").last).to_have_text("d2e1+d1*")
+    click_squares(demeter, "d4", "e5", "e4")
+    expect(bar).to_be_visible()
+    demeter.click("#end-turn")
+    expect(demeter.locator("#moves li").last).to_have_text("d4e5e4")
+    expect(bar).to_be_hidden()
+    assert not errors
+    for page in (demeter, atlas):
+        page.context.close()

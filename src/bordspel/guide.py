@@ -1,5 +1,5 @@
 """What the browser tells a new player about a game: the words of each click, what to show on
-the way, the seats' colours, and the rules page with pictures.
+the way, the seats' colours and notes, and the rules page with pictures.
 
 A game gives its ``Guide``; a game without one gets :data:`PLAIN` (no words beyond "Your turn",
 no rules page).
@@ -34,18 +34,25 @@ def _no_colours(state: Any) -> list[str | None]:
     return [None] * int(state.num_players)
 
 
+def _no_notes(state: Any) -> list[str | None]:
+    """No notes on the seats."""
+    return [None] * int(state.num_players)
+
+
 @dataclass(frozen=True)
 class Guide:
     """What a front end tells a player about one game: prompts per click, seat colours, rules."""
 
     clicks: Callable[[Any, Any], dict[str, Any]] = _no_clicks
     """``clicks(state, move)``: ``steps`` (a prompt key per click), and optionally ``preview``
-    ({squares, colour}: shown while pointing at the move's square) and ``slide`` ([i, j]: the
-    piece on click i's square is drawn on click j's square once j is clicked)."""
+    ({squares, colour}: shown while pointing at the move's square) and ``slide`` ([i, j, ...]: the
+    piece on click i's square is drawn on the square of the latest of the other clicks made)."""
     prompts: Callable[[Any], dict[str, dict[str, str]]] = _no_words
     """``prompts(state)``: per language, the words of each prompt key and ``over:<termination>``."""
     seat_colours: Callable[[Any], list[str | None]] = _no_colours
     """``seat_colours(state)``: each seat's colour on the board, or None."""
+    seat_notes: Callable[[Any], list[str | None]] = _no_notes
+    """``seat_notes(state)``: each seat's note shown under its name (a god card), or None."""
     rules: Callable[[], Rules] | None = None
     """The rules page's text per language (None: no rules page)."""
     examples: Callable[[], dict[str, str]] = dict

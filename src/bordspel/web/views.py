@@ -81,6 +81,7 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "rules": guide_of(state.name).rules is not None,
         "prompts": guide_of(state.name).prompts(state),
         "seat_colours": guide_of(state.name).seat_colours(state),
+        "seat_notes": guide_of(state.name).seat_notes(state),
         "choices": [
             {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
         ],
@@ -138,19 +139,25 @@ def record_text(stored: StoredGame) -> str:
     return stored.game.to_record()
 
 
+def _offered(default: object, limit: dict[str, Any]) -> bool:
+    """Whether a start page offers the option: a flag, a number, or a text chosen seat by seat
+    (its value: each seat's choice joined by commas, ``-`` for none, ``random`` to draw)."""
+    return isinstance(default, (bool, int)) or (isinstance(default, str) and bool(limit.get("per_seat")))
+
+
 def meta() -> dict[str, Any]:
     """The games, the options a start page can offer with their limits, and the seats' choices."""
     games = {}
     for name in available_games():
         cls = game_class(name)
-        limits = cls.option_limits
+        limits = {key: limit.describe() for key, limit in cls.option_limits.items()}
         params = inspect.signature(cls.initial).parameters
-        options = {key: params[key].default for key in limits if isinstance(params[key].default, (bool, int))}
+        options = {key: params[key].default for key in limits if _offered(params[key].default, limits[key])}
         games[name] = {
             "title": _titles(name),
             "rules": guide_of(name).rules is not None,
             "options": options,
-            "limits": {key: limit.describe() for key, limit in limits.items()},
+            "limits": limits,
             "seats": cls.initial().num_players,
             "levels": seat_choices(name)[1:],
         }

@@ -5,23 +5,66 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
+from bordspel.games.santorini.gods import GOD_TEXT
 from bordspel.games.santorini.svg import seat_colours
+from bordspel.games.santorini.turns import Action, GodTurn
+from bordspel.games.santorini.web import DOME
 from bordspel.guide import Guide, Rules
 from bordspel.svg import render
 
 __all__ = ["GUIDE"]
 
+GOD_ENDING = "a winning move or god power, or no legal turn"
+"""How the engine names the end of a game with gods."""
 
-def clicks(state: SantoriniState, move: Placement | Turn) -> dict[str, Any]:
-    """The prompt of each click that makes ``move``; a turn's worker moves on the board after the
-    second click (``slide``: the piece on the first click's square goes to the second's)."""
+
+def clicks(state: SantoriniState, move: Placement | Turn | GodTurn) -> dict[str, Any]:
+    """The prompt of each click that makes ``move`` (the clicks of ``web.move_parts``); a turn's
+    worker moves on the board as its squares are clicked (``slide``)."""
     if isinstance(move, Placement):
         return {"steps": ["first", "second"]}
+    if isinstance(move, GodTurn):
+        return _god_clicks(state, move.actions)
     steps = ["worker", "move"] if move.build is None else ["worker", "move", "build"]
     return {"steps": steps, "slide": [0, 1]}
 
 
+def _god_clicks(state: SantoriniState, actions: tuple[Action, ...]) -> dict[str, Any]:
+    """A god turn's prompts: moving a worker (again, or an opponent's), building (before moving,
+    again, a dome), removing; ``slide`` follows the first worker that moves."""
+    colour = state.colour_of(state.to_move)
+    mine = {cell for index, cell in enumerate(state.workers) if index // 2 == colour and cell >= 0}
+    moves = any(action.kind == "move" and action.source in mine for action in actions)
+    steps: list[str] = []
+    slide: list[int] = []
+    last = follow = -1  # where one's last move ended; where the slid worker stands
+    for action in actions:
+        if action.kind == "move" and action.source in mine:
+            steps += ["again" if action.source == last else "worker", "move"]
+            if not slide or action.source == follow:
+                slide = (slide or [len(steps) - 2]) + [len(steps) - 1]
+                follow = action.target
+            mine = mine - {action.source} | {action.target}
+            last = action.target
+        elif action.kind == "move":
+            steps += ["force", "force_to"]
+        else:
+            steps += _build_steps(action, steps, moves)
+    return {"steps": steps, "slide": slide}
+
+
+def _build_steps(action: Action, before: list[str], moves: bool) -> list[str]:
+    """The prompts of a build, dome or removal after the clicks ``before``."""
+    if action.kind == "remove":
+        return ["remove"]
+    built = any(step.startswith("build") for step in before)
+    moved = "move" in before
+    key = "build_again" if built else "build_first" if moves and not moved else "build"
+    return [key, "dome"] if action.kind == "dome" else [key]
+
+
 def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
+    """The words of each click's prompt, of the Dome button and of each way a game ends."""
     return {
         "en": {
             "first": "place your first worker",
@@ -29,8 +72,17 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
             "worker": "pick a worker",
             "move": "choose where it moves",
             "build": "choose where it builds",
+            "again": "click the worker again to move it on",
+            "build_again": "choose where to build again",
+            "build_first": "choose where to build before moving",
+            "force": "pick an opponent's worker to move",
+            "force_to": "choose where that worker goes",
+            "remove": "choose a block to remove",
+            "dome": "press Dome for a dome instead",
+            DOME: "Dome",
             "over:a worker climbed to level 3": "a worker climbed to level 3",
             "over:no legal turn": "no legal turn was left",
+            f"over:{GOD_ENDING}": "a winning move or a god's power, or no legal turn",
         },
         "nl": {
             "first": "zet je eerste bouwer neer",
@@ -38,10 +90,33 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
             "worker": "kies een bouwer",
             "move": "kies waar hij heen gaat",
             "build": "kies waar hij bouwt",
+            "again": "klik nog eens op de bouwer om verder te gaan",
+            "build_again": "kies waar je nog eens bouwt",
+            "build_first": "kies waar je bouwt voor je verplaatst",
+            "force": "kies een bouwer van een tegenstander om te verplaatsen",
+            "force_to": "kies waar die bouwer heen gaat",
+            "remove": "kies een blok om weg te halen",
+            "dome": "druk op Koepel voor een koepel",
+            DOME: "Koepel",
             "over:a worker climbed to level 3": "een bouwer klom naar verdieping 3",
             "over:no legal turn": "er was geen zet meer",
+            f"over:{GOD_ENDING}": "een winnende zet of de kracht van een god, of er was geen zet meer",
         },
     }
+
+
+def seat_notes(state: SantoriniState) -> list[str | None]:
+    """Each seat's god card (with Chaos's face-up power), None for a seat without a god."""
+    if state.powers is None:
+        return [None] * state.players
+    notes: list[str | None] = []
+    for name, memo in zip(state.powers.gods, state.powers.memos):
+        card = f"{name.capitalize()}: {GOD_TEXT[name]}" if name else None
+        if name == "chaos":
+            face_up = memo.split("/")[0]
+            card = f"{card} Face-up: {face_up.capitalize()}: {GOD_TEXT[face_up]}"
+        notes.append(card)
+    return notes
 
 
 def examples() -> dict[str, str]:
@@ -154,4 +229,11 @@ def rules() -> Rules:
     }
 
 
-GUIDE = Guide(clicks=clicks, prompts=prompts, seat_colours=seat_colours, rules=rules, examples=examples)
+GUIDE = Guide(
+    clicks=clicks,
+    prompts=prompts,
+    seat_colours=seat_colours,
+    seat_notes=seat_notes,
+    rules=rules,
+    examples=examples,
+)

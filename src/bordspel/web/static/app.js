@@ -33,6 +33,7 @@ const bordspel = (() => {
       red: "red", yellow: "yellow", blue: "blue", upright: "upright", horizontal: "horizontal", vertical: "vertical",
       hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}", hint_score: "{score}, depth {depth}, {nodes} positions",
       hint_line: "Line: {line}", result_win: "a forced win", result_draw: "a draw", result_loss: "a forced loss",
+      gods: "God", random: "draw at random", or: " or ", end_turn: "End turn", or_end: "{prompt}, or end your turn",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -57,6 +58,7 @@ const bordspel = (() => {
       red: "rood", yellow: "geel", blue: "blauw", upright: "rechtop", horizontal: "horizontaal", vertical: "verticaal",
       hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}", hint_score: "{score}, diepte {depth}, {nodes} stellingen",
       hint_line: "Vervolg: {line}", result_win: "gedwongen winst", result_draw: "remise", result_loss: "gedwongen verlies",
+      gods: "God", random: "willekeurig trekken", or: " of ", end_turn: "Beurt klaar", or_end: "{prompt}, of maak je beurt af",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -167,7 +169,8 @@ const bordspel = (() => {
       for (const input of document.querySelectorAll("#options input")) {
         options[input.name] = input.type === "checkbox" ? input.checked : Number(input.value);
       }
-      const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+      Object.assign(options, seatOptions(meta, game));
+      const seats = [...document.querySelectorAll("#seats select.seat")].map((s) => s.value);
       try {
         const created = await api("POST", "/api/games", { game, options, seats });
         const others = created.seats.filter((spec, seat) => spec === "human" && seat !== created.you);
@@ -199,7 +202,7 @@ const bordspel = (() => {
     const box = $("#options");
     const before = Object.fromEntries([...box.querySelectorAll("input")].map((i) => [i.name, i.type === "checkbox" ? i.checked : i.value]));
     box.replaceChildren();
-    const options = meta.games[name].options;
+    const options = Object.fromEntries(Object.entries(meta.games[name].options).filter(([o]) => !meta.games[name].limits[o].per_seat));
     for (const [option, value] of Object.entries(options)) {
       const label = t(option === "players" ? "players_option" : option);
       if (typeof value === "boolean") {
@@ -223,17 +226,47 @@ const bordspel = (() => {
     const players = document.querySelector("#options input[name=players]");
     const count = players ? Math.min(4, Math.max(2, Number(players.value) || 2)) : meta.games[name].seats;
     const box = $("#seats");
-    const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+    const previous = Object.fromEntries([...box.querySelectorAll("select")].map((s) => [s.id, s.value]));
     box.replaceChildren();
     for (let seat = 0; seat < count; seat++) {
-      const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}` });
+      const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}`, class: "seat" });
       for (const value of ["human", ...meta.games[name].levels]) {
         const text = value === "human" ? t("person") : t("computer", { level: t(value) });
         select.append(element("option", { value, text }));
       }
-      select.value = previous[seat] || (seat === 0 ? "human" : "medium");
-      box.append(element("label", { for: select.id }, t("player", { n: seat + 1 }), select));
+      select.value = previous[select.id] || (seat === 0 ? "human" : "medium");
+      const column = element("div", { class: "seat-choices" }, element("label", { for: select.id }, t("player", { n: seat + 1 }), select));
+      for (const [option, limit] of perSeat(meta, name)) {
+        const choice = element("select", { name: option, id: `seat-${seat}-${option}`, "data-option": option });
+        for (const value of ["-", "random", ...seatChoices(limit)]) {
+          const text = value === "-" ? t("none") : value === "random" ? t("random") : value[0].toUpperCase() + value.slice(1);
+          choice.append(element("option", { value, text }));
+        }
+        choice.value = previous[choice.id] || "-";
+        column.append(element("label", { for: choice.id }, t(option), choice));
+      }
+      box.append(column);
     }
+  }
+
+  // An option chosen seat by seat (a god per seat): each seat's value joined by commas, "-" for
+  // none; "random" for every seat lets the server draw them all, a single seat's is drawn here.
+  const perSeat = (meta, name) => Object.keys(meta.games[name].options)
+    .filter((option) => meta.games[name].limits[option].per_seat).map((option) => [option, meta.games[name].limits[option]]);
+  const TABLE_WIDE = new Set(["", "random", "simple"]); // choices for all seats at once
+  const seatChoices = (limit) => limit.choices.filter((value) => !TABLE_WIDE.has(value));
+
+  function seatOptions(meta, name) {
+    const options = {};
+    for (const [option, limit] of perSeat(meta, name)) {
+      const chosen = [...document.querySelectorAll(`#seats select[data-option="${option}"]`)].map((s) => s.value);
+      if (chosen.every((value) => value === "-")) continue;
+      const free = seatChoices(limit).filter((value) => !chosen.includes(value));
+      const draw = () => free.splice(Math.floor(Math.random() * free.length), 1)[0];
+      const all = chosen.every((value) => value === "random");
+      options[option] = all ? "random" : chosen.map((value) => (value === "random" ? draw() : value)).join(",");
+    }
+    return options;
   }
 
   // -- click paths ---------------------------------------------------------------------------------
@@ -424,6 +457,7 @@ const bordspel = (() => {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" }, swatch,
       element("span", { class: "name", text: seatName(view, seat) }));
     if (view.seats[seat] !== "human") item.append(element("span", { class: "seat", text: ` · ${t("seat", { n: seat + 1 })}` }));
+    if (view.seat_notes[seat]) item.append(element("p", { class: "note", text: view.seat_notes[seat] }));
     return item;
   }
 
@@ -454,10 +488,13 @@ const bordspel = (() => {
     }
   }
 
+  // The words of the clicks that can come next ("pick a worker or choose where to build before
+  // moving"), and "or end your turn" when the clicks so far already make a whole turn.
   function prompt(page) {
-    const steps = matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean);
+    const steps = [...new Set(matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean))];
     const words = page.view.prompts[language] || page.view.prompts.en || {};
-    return steps.length ? words[steps[0]] || steps[0] : "";
+    const next = steps.map((step) => words[step] || step).join(t("or"));
+    return finished(page) && next ? t("or_end", { prompt: next }) : next;
   }
 
   // "Computer (hard) is thinking… 3 s of 10 s": the time since this page saw the position.
@@ -566,6 +603,12 @@ const bordspel = (() => {
     return paths(page).filter(({ path }) => clicks.every((token, i) => path[i] === token));
   }
 
+  // The move the clicks so far make, if any: played at once unless a longer move goes on from it.
+  function finished(page) {
+    const count = page.clicks.length;
+    return count ? matching(page).find(({ path }) => path.length === count) : undefined;
+  }
+
   function tokenOf(node) {
     if (node.dataset.square) return `square:${node.dataset.square}`;
     if (node.dataset.piece) return `piece:${node.dataset.piece}`;
@@ -582,6 +625,24 @@ const bordspel = (() => {
     }
     slide(page);
     preview(page, null);
+    turnBar(page);
+  }
+
+  // The clicks that are buttons rather than squares (a "button:dome" token, labelled by the game's
+  // words), and "End turn" when the clicks make a whole turn that could also go on.
+  function turnBar(page) {
+    const words = (page.view && (page.view.prompts[language] || page.view.prompts.en)) || {};
+    const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
+    const buttons = [...next].filter((token) => token && token.startsWith("button:")).map((token) =>
+      element("button", { type: "button", "data-token": token, text: words[token] || token.slice(7), onclick: () => advance(page, token) }));
+    const done = finished(page);
+    if (done) {
+      buttons.push(element("button", {
+        type: "button", id: "end-turn", class: "primary", text: t("end_turn"), onclick: () => page.busy || send(page, "moves", { move: done.move.text }),
+      }));
+    }
+    $("#turn-bar").replaceChildren(...buttons);
+    $("#turn-bar").hidden = !buttons.length;
   }
 
   // The box (in the picture's units) around the squares named.
@@ -613,16 +674,18 @@ const bordspel = (() => {
     target.parentNode.insertBefore(shape, document.querySelector("#board .square"));
   }
 
-  // A move's "slide" [i, j]: once click j is made, the piece on click i's square is drawn on click
-  // j's square, so a turn shows its first step before the rest is chosen.
+  // A move's "slide" [i, j, ...]: the piece on click i's square is drawn on the square of the latest
+  // of the other clicks made, so a turn shows its steps before the rest is chosen.
   function slide(page) {
     for (const moved of document.querySelectorAll("#board [data-slid]")) {
       moved.style.transform = "";
       delete moved.dataset.slid;
     }
-    const found = matching(page).find(({ move }) => move.slide && page.clicks.length > move.slide[1]);
+    const made = ({ move }) => (move.slide || []).filter((i) => i < page.clicks.length);
+    const found = matching(page).find((entry) => made(entry).length > 1);
     if (!found) return;
-    const [from, to] = found.move.slide.map((i) => page.clicks[i].replace(/^square:/, ""));
+    const route = made(found);
+    const [from, to] = [route[0], route[route.length - 1]].map((i) => page.clicks[i].replace(/^square:/, ""));
     const piece = document.querySelector(`#board [data-at="${CSS.escape(from)}"]`);
     const start = squaresBox([from]), end = squaresBox([to]);
     if (!piece || !start || !end) return;
@@ -632,16 +695,20 @@ const bordspel = (() => {
 
   function click(page, event) {
     const node = event.target.closest("[data-square], [data-piece]");
-    if (!node || page.busy || !page.view) return;
-    const token = tokenOf(node);
+    if (node) advance(page, tokenOf(node));
+  }
+
+  // One more click (a square, a piece or a button); a whole turn that cannot go on is sent.
+  function advance(page, token) {
+    if (page.busy || !page.view) return;
     const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
     if (next.has(token)) {
       page.clicks.push(token);
     } else {
       page.clicks = paths(page).some(({ path }) => path[0] === token) ? [token] : [];
     }
-    const done = matching(page).find(({ path }) => path.length === page.clicks.length);
-    if (done) {
+    const done = finished(page);
+    if (done && !matching(page).some(({ path }) => path.length > page.clicks.length)) {
       send(page, "moves", { move: done.move.text });
     } else {
       highlight(page);
