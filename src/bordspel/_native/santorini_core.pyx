@@ -777,3 +777,34 @@ cdef class Search:
         if self.history[move] > (1 << 28):
             for code in range(1 << 15):
                 self.history[code] >>= 1
+
+
+def move_values(state, weights):
+    """The evaluation after each legal turn (``legal_moves`` order) for the player making it,
+    ``WIN`` for a winning climb: MCTS's move priors (two colours, after the setup)."""
+    cdef Pos p = _read(state), child
+    cdef Turns t
+    cdef double w[FEATURE_COUNT]
+    cdef uint32_t builds
+    cdef int i, k
+    if p.colours != 2 or p.winners >= 0 or _in_setup(&p):
+        raise ValueError("move values take unfinished two-colour positions after the setup")
+    for k in range(FEATURE_COUNT):
+        w[k] = weights[k]
+    values = []
+    _turns(&p, &t)
+    for i in range(t.n):
+        if t.wins[i]:
+            values.append(WIN)
+        builds = t.builds[i]
+        while builds:
+            child = p
+            _play_turn(&child, t.source[i], t.target[i], lowest(builds))
+            builds &= builds - 1
+            if child.winners >= 0:
+                values.append(WIN if child.winners >> p.turn & 1 else -WIN)
+            elif child.turn % child.colours == p.turn % p.colours:
+                values.append(_evaluate(&child, w))
+            else:
+                values.append(-_evaluate(&child, w))
+    return values

@@ -1,9 +1,13 @@
-"""Monte Carlo tree search (UCT) over the game protocol, for any number of seats.
+"""Monte Carlo tree search over the game protocol, for any number of seats: UCT with random
+playouts, or PUCT guided by the game's evaluation.
 
 Each node keeps the total reward of the seat that moved into it, so selection is max-n: every
 seat picks what is best for itself, for two, three or four players; random playouts end in
-``Outcome.returns()``. A search can go on from the tree of an earlier one (``tree=``): the
-subtree of the position reached keeps its statistics.
+``Outcome.returns()``. With a ``prior`` (how likely each move is best) and a ``value`` (every
+seat's expected return, from an evaluation) the search is PUCT, as in AlphaZero: a leaf is valued
+without a playout, and children are tried in the order of their priors, each when its prior
+outweighs the visited children's scores. A search can go on from the tree of an earlier one
+(``tree=``): the subtree of the position reached keeps its statistics.
 """
 
 from __future__ import annotations
@@ -17,19 +21,31 @@ from typing import Any
 
 from bordspel.core import State
 
-__all__ = ["MCTSResult", "MCTSTree", "mcts"]
+__all__ = ["MCTSResult", "MCTSTree", "Prior", "Value", "mcts"]
 
 Playout = Callable[[State, random.Random], tuple[float, ...]]
+Value = Callable[[State], tuple[float, ...]]
+"""Every seat's expected return (-1 to +1) in an unfinished position, without a playout."""
+Prior = Callable[[State, list[Any]], list[float]]
+"""``prior(state, moves)``: the probability that each of ``moves`` is the best (they sum to 1)."""
 
 
 class _Node:
-    __slots__ = ("children", "mover", "move", "reward", "state", "untried", "visits")
+    __slots__ = ("children", "mover", "move", "prior", "priors", "reward", "state", "untried", "visits")
 
-    def __init__(self, state: State, move: Any, mover: int, rng: random.Random) -> None:
-        self.state, self.move, self.mover = state, move, mover
+    def __init__(
+        self, state: State, move: Any, mover: int, rng: random.Random, prior: Prior | None, p: float = 1.0
+    ) -> None:
+        self.state, self.move, self.mover, self.prior = state, move, mover, p
         self.children: list[_Node] = []
         self.untried = state.legal_moves()
-        rng.shuffle(self.untried)
+        self.priors: list[float] = []
+        if prior is None:
+            rng.shuffle(self.untried)
+        elif self.untried:  # the likeliest move last: ``untried.pop()`` takes it first
+            ranked = sorted(zip(prior(state, self.untried), range(len(self.untried))))
+            self.priors = [p for p, _ in ranked]
+            self.untried = [self.untried[index] for _, index in ranked]
         self.visits, self.reward = 0, 0.0
 
     def select(self, exploration: float) -> _Node:
@@ -39,8 +55,33 @@ class _Node:
             key=lambda c: c.reward / c.visits + exploration * math.sqrt(log_visits / c.visits),
         )
 
+    def select_puct(self, exploration: float) -> _Node | None:
+        """The child with the best PUCT score, or None when the likeliest untried move's prior
+        outscores them all (a new child's value counts as 0)."""
+        scale = exploration * math.sqrt(self.visits)
+        best = max(
+            self.children,
+            key=lambda c: c.reward / c.visits + scale * c.prior / (1 + c.visits),
+            default=None,
+        )
+        if self.untried and (best is None or scale * self.priors[-1] > _puct(best, scale)):
+            return None
+        return best
+
     def most_visited(self) -> _Node:
         return max(self.children, key=lambda c: c.visits)
+
+    def expand(self, rng: random.Random, prior: Prior | None) -> _Node:
+        """A child for the next untried move (the likeliest, with priors)."""
+        move = self.untried.pop()
+        p = self.priors.pop() if self.priors else 1.0
+        child = _Node(self.state.apply_unchecked(move), move, self.state.to_move, rng, prior, p)
+        self.children.append(child)
+        return child
+
+
+def _puct(node: _Node, scale: float) -> float:
+    return node.reward / node.visits + scale * node.prior / (1 + node.visits)
 
 
 class MCTSTree:
@@ -98,37 +139,57 @@ def mcts(
     exploration: float = 1.4,
     playout: Playout = random_playout,
     tree: MCTSTree | None = None,
+    prior: Prior | None = None,
+    value: Value | None = None,
 ) -> MCTSResult:
-    """Search until ``playouts`` playouts are done or ``time_limit`` seconds have passed
-    (at least one playout), continuing ``tree`` when given (its root must be ``root``)."""
+    """Search until ``playouts`` playouts (leaves valued) are done or ``time_limit`` seconds have
+    passed (at least one), continuing ``tree`` when given (its root must be ``root``). With
+    ``prior`` the selection is PUCT (``exploration`` is its constant); with ``value`` leaves are
+    valued by it instead of ``playout``."""
     if playouts is None and time_limit is None:
         raise ValueError("give mcts a playout or a time limit")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    node = tree.root if tree is not None else _Node(root, None, -1, rng)
+    node = tree.root if tree is not None else _Node(root, None, -1, rng, prior)
     if not node.untried and not node.children:
         raise ValueError("the game is over: there is no move to search")
-    done = 0
+    done, leaf = 0, playout if value is None else _valued(value)
     while done == 0 or (
         (playouts is None or done < playouts) and (deadline is None or time.perf_counter() < deadline)
     ):
-        _iterate(node, rng, exploration, playout)
+        _iterate(node, rng, exploration, leaf, prior)
         done += 1
     best = node.most_visited()
-    value = best.reward / best.visits
-    return MCTSResult(best.move, done, time.perf_counter() - started, value, MCTSTree(node))
+    mean = best.reward / best.visits
+    return MCTSResult(best.move, done, time.perf_counter() - started, mean, MCTSTree(node))
 
 
-def _iterate(tree: _Node, rng: random.Random, exploration: float, playout: Playout) -> None:
+def _valued(value: Value) -> Playout:
+    """A leaf's returns from ``value`` (the outcome's when the game is over)."""
+
+    def leaf(state: State, rng: random.Random) -> tuple[float, ...]:
+        outcome = state.outcome()
+        return outcome.returns() if outcome is not None else value(state)
+
+    return leaf
+
+
+def _iterate(
+    tree: _Node, rng: random.Random, exploration: float, playout: Playout, prior: Prior | None
+) -> None:
     node, path = tree, [tree]
-    while not node.untried and node.children:
-        node = node.select(exploration)
+    while True:
+        if prior is not None:
+            chosen = node.select_puct(exploration)
+        else:
+            chosen = node.select(exploration) if node.children and not node.untried else None
+        if chosen is None:
+            break
+        node = chosen
         path.append(node)
     if node.untried:
-        move = node.untried.pop()
-        child = _Node(node.state.apply_unchecked(move), move, node.state.to_move, rng)
-        node.children.append(child)
-        node, path = child, [*path, child]
+        node = node.expand(rng, prior)
+        path.append(node)
     returns = playout(node.state, rng)
     for visited in path:
         visited.visits += 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bordspel.ai import search
-from bordspel.ai.mcts import MCTSTree, Playout, mcts, random_playout
+from bordspel.ai.mcts import MCTSTree, Playout, Prior, Value, mcts, random_playout
 from bordspel.ai.search import (
     DECISIVE,
     WIN,
@@ -42,6 +42,9 @@ __all__ = [
     "RandomPlayer",
     "SolverEndgame",
 ]
+
+PUCT_EXPLORATION = 2.0
+"""PUCT's constant (AlphaZero's c_puct)."""
 
 SOLVER_SHARE = 0.9
 """The most of a move's time a solver may use: the rest is kept for the search."""
@@ -248,7 +251,8 @@ class AlphaBetaPlayer(_Solving):
 
 
 class MCTSPlayer(_Solving):
-    """Monte Carlo tree search with random playouts (the game's own when it has them), seeded.
+    """Monte Carlo tree search, seeded: UCT with random playouts (the game's own when it has
+    them), or PUCT with a ``guide`` (the game's move priors and leaf values).
 
     With ``reuse`` the subtree of the position reached is kept from the previous move.
     """
@@ -263,8 +267,10 @@ class MCTSPlayer(_Solving):
         playout: Playout | None = None,
         solver_time: float | None = None,
         reuse: bool = False,
+        guide: tuple[Prior, Value] | None = None,
     ) -> None:
         self.name = "mcts"
+        self.guide = guide
         self.rng = random.Random(seed)
         self.limit = Limit(time_limit, None, playouts)
         self.endgame, self.solver_time, self.reuse = endgame, solver_time, reuse
@@ -286,8 +292,17 @@ class MCTSPlayer(_Solving):
             return proven
         remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
         tree = self.tree.reused(state) if self.reuse and self.tree is not None else None
+        prior, value = self.guide if self.guide is not None else (None, None)
         found = mcts(
-            state, self.rng, playouts=limit.nodes, time_limit=remaining, playout=self.playout, tree=tree
+            state,
+            self.rng,
+            playouts=limit.nodes,
+            time_limit=remaining,
+            playout=self.playout,
+            tree=tree,
+            prior=prior,
+            value=value,
+            exploration=1.4 if prior is None else PUCT_EXPLORATION,
         )
         self.tree = found.tree if self.reuse else None
         line = found.line()

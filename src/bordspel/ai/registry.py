@@ -13,7 +13,7 @@ solver's share of ``time``, by default half), ``search_time`` (a cap on the sear
 ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search, extensions or
 the game's opening table), ``compiled=0`` (the pure search where the game has a compiled one),
 ``eval=NAME`` (one of the game's named evaluations), ``reuse=1`` (MCTS keeps its tree between
-moves).
+moves), ``puct=0`` (MCTS with random playouts where the game's evaluation would guide it).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bordspel.ai.mcts import Playout
+from bordspel.ai.mcts import Playout, Prior, Value
 from bordspel.ai.players import (
     AlphaBetaPlayer,
     Endgame,
@@ -67,6 +67,10 @@ class Knowledge:
     """A move from a table for positions not worth searching (e.g. setup), else None."""
     fast_search: FastSearch | None = None
     """A faster (compiled) equivalent of the pure search for the positions it covers."""
+    prior: Prior | None = None
+    """MCTS's move priors from the evaluation; with ``value``, MCTS is PUCT without playouts."""
+    value: Value | None = None
+    """Every seat's expected return from the evaluation (MCTS's leaf value)."""
 
 
 def _no_evaluation(state: State, seat: int) -> float:
@@ -184,7 +188,14 @@ def _mcts(known: Knowledge, options: Options, seed: int | None) -> Player:
         solver_time=solver_time,
         playout=known.playout,
         reuse=options.flag("reuse", False),
+        guide=_guide(known, options),
     )
+
+
+def _guide(known: Knowledge, options: Options) -> tuple[Prior, Value] | None:
+    """The game's priors and leaf values for PUCT, unless ``puct=0`` or the game has none."""
+    use = options.flag("puct", True)
+    return (known.prior, known.value) if use and known.prior and known.value else None
 
 
 def _endgame(

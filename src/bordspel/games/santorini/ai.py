@@ -9,11 +9,14 @@ matches, see the README).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
+from bordspel._native import load
 from bordspel.ai.registry import Knowledge
+from bordspel.ai.search import WIN
 from bordspel.core import State, iter_bits
 from bordspel.games.santorini.batch import compiled
 from bordspel.games.santorini.engine import (
@@ -42,7 +45,9 @@ __all__ = [
     "order",
     "placement",
     "playout",
+    "prior",
     "threatens",
+    "value",
     "zobrist",
 ]
 
@@ -223,6 +228,40 @@ def playout(state: State, rng: random.Random) -> tuple[float, ...]:
     return tuple(1.0 if seat in winners else -1.0 for seat in range(state.players))
 
 
+SCALE = 100.0
+"""The evaluation's unit: the fit says a position scored ``x`` is won with probability
+``1 / (1 + exp(-x / SCALE))`` (``benchmarks/texel_santorini.py``)."""
+
+_CORE = load("santorini_core")
+
+
+def value(state: State) -> tuple[float, ...]:
+    """Every seat's expected return from the evaluation (MCTS's leaf value): ``tanh(x / 2 SCALE)``,
+    which is twice the fitted probability of a win, less one."""
+    return tuple(math.tanh(evaluate(state, seat) / (2 * SCALE)) for seat in range(state.num_players))
+
+
+def prior(state: State, moves: list[Any]) -> list[float]:
+    """MCTS's move priors: a softmax of the evaluation after each move, for the player making it
+    (``moves`` are the legal moves in their order); compiled without gods after the setup."""
+    assert isinstance(state, SantoriniState)
+    if _CORE is not None and state.powers is None and state.colours == 2 and not state.in_setup:
+        values: list[float] = _CORE.move_values(state, evaluate.base.weights)
+    else:
+        values = [_value_for(state.apply_unchecked(move), state.to_move) for move in moves]
+    top = max(values)
+    weights = [math.exp(max(-50.0, (v - top) / SCALE)) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _value_for(child: SantoriniState, seat: int) -> float:
+    outcome = child.outcome()
+    if outcome is None:
+        return evaluate(child, seat)
+    return WIN if seat in outcome.winners else -WIN
+
+
 def threatens(state: State) -> bool:
     """Whether a worker of a colour not to move stands on level 2 next to a free level 3: a
     climbing threat the player to move must answer (the search looks one ply deeper)."""
@@ -303,4 +342,6 @@ KNOWLEDGE = Knowledge(
     key=zobrist,
     opening=placement,
     fast_search=fast_search,
+    prior=prior,
+    value=value,
 )
