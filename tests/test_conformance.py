@@ -6,6 +6,8 @@ import inspect
 
 import pytest
 
+from bordspel import conformance
+from bordspel.ai import RandomPlayer
 from bordspel.conformance import check
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
 from bordspel.hermit import HermitMove
@@ -44,6 +46,15 @@ def test_checker_catches_a_broken_engine() -> None:
     start = Broken.initial(size=3)
     with pytest.raises(AssertionError):
         check(start, games=1)
+
+
+def test_checker_catches_a_player_that_does_not_pickle(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Local(RandomPlayer):  # a class inside a function cannot be pickled
+        pass
+
+    monkeypatch.setattr(conformance, "make_player", lambda spec, game, seed=None: Local(seed))
+    with pytest.raises(AssertionError, match="'random' for quarto does not pickle"):
+        check(new_game("quarto"), games=1)
 
 
 @pytest.mark.parametrize("name", available_games())

@@ -55,6 +55,17 @@ def test_quarto_in_a_terminal_shows_every_property_the_last_move_and_stops_on_ct
     assert child.exitstatus == 130
 
 
+def test_plain_quarto_marks_the_computers_placement_without_colour() -> None:
+    child = spawn("play", "quarto", "--vs", "easy", "--seed", "1", "--plain")
+    child.expect("player 1> ")
+    child.sendline("B")
+    child.expect("player 1> ")
+    board = child.before.rsplit("in hand:", 1)[0]
+    assert "\x1b" not in board and board.count(">[B▽○▪]<") == 1  # only the piece just placed
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_the_last_move_is_marked_in_every_game() -> None:
     quarto = QuartoState.from_str("..../..../..../.... hand=A")
     move = quarto.parse_move("b2:C")

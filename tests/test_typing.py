@@ -51,6 +51,21 @@ print(seats(state, player))
 """
 
 
+RL_SCRIPT = """\
+from bordspel.rl.pettingzoo import env
+
+game = env("hermit", size=3)
+# N: Revealed type is "bordspel.rl.pettingzoo.AECEnvironment"
+reveal_type(game)
+game.reset(seed=1)
+for agent in game.agent_iter():
+    observation, reward, terminated, truncated, info = game.last()
+    game.step(None if terminated or truncated else 0)
+# E: "AECEnvironment" has no attribute "agent_selected"; maybe "agent_selection"?  [attr-defined]
+print(game.agent_selected, game.unwrapped.state_.to_move)
+"""
+
+
 MARKS = {"# E: ": "error", "# N: ": "note"}
 
 
@@ -70,10 +85,11 @@ def test_the_script_expects_each_kind_of_mistake() -> None:
     assert sum(": error: " in line for line in expected) == 5
 
 
+@pytest.mark.parametrize("script", [USER_SCRIPT, RL_SCRIPT], ids=["engine", "pettingzoo"])
 def test_mypy_strict_checks_moves_states_and_players_in_a_users_script(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
 ) -> None:
-    (tmp_path / "user.py").write_text(USER_SCRIPT)
+    (tmp_path / "user.py").write_text(script)
     (tmp_path / "mypy.ini").write_text("[mypy]\n")  # not the project's own configuration
     monkeypatch.chdir(tmp_path)
     report, errors, status = api.run(
@@ -87,5 +103,5 @@ def test_mypy_strict_checks_moves_states_and_players_in_a_users_script(
         ]
     )
     assert errors == ""
-    assert report.splitlines() == expected_messages(USER_SCRIPT, "user.py")
+    assert report.splitlines() == expected_messages(script, "user.py")
     assert status == 1

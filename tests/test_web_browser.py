@@ -7,8 +7,11 @@ BORDSPEL_REQUIRE_BROWSER is set, as it is in CI. Set BORDSPEL_SCREENSHOTS=DIR to
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from bordspel.core import new_game, square_name
+from bordspel.games.santorini.engine import Turn
 from bordspel.games.santorini.gods import GOD_TEXT
 from bordspel.web.app import create_app
 from tests.live import serving
@@ -478,3 +483,110 @@ def test_god_turns_by_clicking_an_extra_build_a_dome_and_ending_a_turn_early(
     assert not errors
     for page in (demeter, atlas):
         page.context.close()
+
+
+# -- the last move on the board, its animation, and a winning climb --------------------------------
+RECORD_ANIMATIONS = """
+const animate = Element.prototype.animate;
+window.animated = [];
+Element.prototype.animate = function (...args) {
+  const piece = this.querySelector('[data-at]');
+  window.animated.push([this.getAttribute('class'), piece ? piece.dataset.at : null]);
+  return animate.apply(this, args);
+};
+"""
+
+
+BOXES = (
+    "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); "
+    "return [n.dataset.square || '', r.x, r.y, r.right, r.bottom]; })"
+)
+
+
+def ringed(page: Page) -> set[str]:
+    """The squares whose centre lies inside a last-move ring."""
+    rings = page.locator("#board .last-move").evaluate_all(BOXES)
+    return {
+        name
+        for name, *box in page.locator("#board .square").evaluate_all(BOXES)
+        if any(
+            x0 < (box[0] + box[2]) / 2 < x1 and y0 < (box[1] + box[3]) / 2 < y1 for _, x0, y0, x1, y1 in rings
+        )
+    }
+
+
+def test_santorini_marks_the_computers_move_and_build_and_animates_it(
+    browser: Browser, base_url: str
+) -> None:
+    context = browser.new_context()
+    context.add_init_script(RECORD_ANIMATIONS)
+    page = context.new_page()
+    start(page, base_url, "santorini", {"players": 2}, "easy")
+    click_squares(page, "a1", "e5")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.click("#board [data-square=a1]")
+    for _ in range(2):  # where it moves, where it builds
+        page.locator("#board .target").first.click()
+    expect(page.locator("#moves li")).to_have_count(4, timeout=20_000)
+    reply = page.locator("#moves li").last.text_content() or ""
+    squares = re.findall(r"[a-e][1-5]", reply)
+    assert len(squares) == 3 and ringed(page) == set(squares)  # left, reached, built on
+    assert ["arrive", squares[1]] in page.evaluate("window.animated")  # the computer's worker slid
+    context.close()
+
+
+def test_hermit_marks_the_computers_block(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "hermit", {"size": 5})
+    for key in ("y", "h"):
+        page.keyboard.press(key)
+    page.click("#board [data-square=b3]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    reply = page.locator("#moves li").last.text_content() or ""
+    block = new_game("hermit", size=5).play("Yb3H").parse_move(reply).squares
+    assert ringed(page) == {square_name(row, col) for row, col in block}
+    page.context.close()
+
+
+def a_winning_climb(seed: int = 0) -> tuple[list[str], Turn]:
+    """Random Santorini moves after which the first player can climb onto level 3, and that climb."""
+    rng = random.Random(seed)
+    while True:
+        state, played = new_game("santorini"), []
+        while not state.is_over():
+            climbs = [m for m in state.legal_moves() if isinstance(m, Turn) and m.build is None]
+            if climbs and state.to_move == 0:
+                return played, climbs[0]
+            move = state.random_move(rng)
+            if isinstance(move, Turn) and move.build is None:
+                break  # the second player won: start again
+            played.append(move.to_str())
+            state = state.apply(move)
+
+
+def post(url: str, body: dict[str, object], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        data: dict[str, Any] = json.load(answer)
+    return data
+
+
+def test_a_winning_santorini_climb_needs_no_build_click(browser: Browser, base_url: str) -> None:
+    played, climb = a_winning_climb()
+    created = post(f"{base_url}/api/games", {"game": "santorini", "seats": ["human", "human"]})
+    for version, move in enumerate(played):
+        post(
+            f"{base_url}/api/games/{created['id']}/moves",
+            {"version": version, "move": move},
+            created["tokens"][version % 2],
+        )
+    page = browser.new_page()
+    page.goto(f"{base_url}{created['links']['seats'][0]}")
+    expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
+    source, target = (square_name(*divmod(cell, 5)) for cell in (climb.source, climb.target))
+    click_squares(page, source, target)
+    expect(page.locator("#status")).to_have_text(re.compile(r"^Game over: you won"))
+    expect(page.locator("#moves li")).to_have_count(len(played) + 1)
+    expect(page.locator("#moves li").last).to_have_text(climb.to_str())
+    page.close()

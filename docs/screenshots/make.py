@@ -2,8 +2,8 @@
 
 Run from the repository root: ``.venv/bin/python docs/screenshots/make.py`` (needs the
 ``web`` and ``test`` extras and Chromium at /usr/bin/chromium, or ``--chromium PATH``).
-It serves the app on a free port with a fresh database, plays a few moves of each game
-(the same moves every run), and writes the pictures into this folder.
+It serves the app on a free port with a fresh database, plays a few moves of each game and of
+Santorini with gods (the same moves every run), and writes the pictures into this folder.
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ from bordspel.web.app import create_app
 HERE = Path(__file__).parent
 DESKTOP = {"width": 1100, "height": 760}
 PHONE = {"width": 390, "height": 844}
-GAMES = {
-    "hermit": ({"size": 6}, 9),
-    "santorini": ({"players": 2}, 9),
-    "quarto": ({}, 7),
+GAMES = {  # picture: game, options, moves played
+    "hermit": ("hermit", {"size": 6}, 9),
+    "santorini": ("santorini", {"players": 2}, 9),
+    "gods": ("santorini", {"players": 2, "gods": "apollo,demeter"}, 9),
+    "quarto": ("quarto", {}, 7),
 }
 
 
@@ -92,10 +93,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, serving(Path(folder)) as base, sync_playwright() as play:
         browser = play.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", "--disable-gpu"])
         desktop = browser.new_page(viewport=DESKTOP)
-        for game, (options, plies) in GAMES.items():
+        for picture, (game, options, plies) in GAMES.items():
             desktop.goto(played_game(base, game, options, plies))
             settle(desktop)
-            desktop.screenshot(path=str(args.out / f"{game}.png"))
+            desktop.screenshot(path=str(args.out / f"{picture}.png"), full_page=True)
         desktop.goto(f"{base}/rules/santorini")
         desktop.wait_for_selector("#rules-body svg")
         desktop.screenshot(path=str(args.out / "rules.png"))

@@ -3,7 +3,8 @@
 ``check(start)`` plays seeded random games from ``start`` and checks, after every move, what
 the protocol promises: legal moves are legal and complete, states are immutable and hashable,
 moves and positions round-trip through text and pickle (outcome included), refused moves raise
-and change nothing, and a finished game behaves as finished.
+and change nothing, and a finished game behaves as finished; and that the generic players made
+for the game (``PLAYER_SPECS``) pickle and, loaded, still play a legal move.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ import pickle
 import random
 from dataclasses import dataclass
 
+from bordspel.ai.registry import make_player
 from bordspel.core import BordspelError, IllegalMoveError, State
 
-__all__ = ["ConformanceReport", "check"]
+__all__ = ["PLAYER_SPECS", "ConformanceReport", "check"]
+
+PLAYER_SPECS = ("random", "alphabeta:depth=2", "mcts:playouts=10")
+"""The players every game must support, pickled and played from the start position."""
 
 
 @dataclass
@@ -31,6 +36,7 @@ def check(start: State, games: int = 10, seed: int = 0, max_plies: int = 400) ->
     """Play ``games`` random games from ``start``; raise AssertionError at the first breach."""
     rng = random.Random(seed)
     report = ConformanceReport()
+    _check_players(start, seed)
     foreign: list[object] = []
     for _ in range(games):
         state = start
@@ -81,6 +87,17 @@ def _check_pickles(state: State, moves: list[object]) -> None:
         assert loaded == (state, moves), f"state or moves do not pickle (protocol {protocol})"
         assert hash(loaded[0]) == hash(state) and loaded[0].outcome() == state.outcome()
         assert loaded[0].to_str() == state.to_str() and loaded[0].to_move == state.to_move
+
+
+def _check_players(start: State, seed: int) -> None:
+    if start.is_over():
+        return
+    for spec in PLAYER_SPECS:
+        try:
+            player = pickle.loads(pickle.dumps(make_player(spec, start.name, seed=seed)))
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            raise AssertionError(f"player {spec!r} for {start.name} does not pickle: {error}") from error
+        assert start.is_legal(player.step(start)), f"player {spec!r}, unpickled, plays an illegal move"
 
 
 def _check_immutable(state: State) -> None:

@@ -11,7 +11,8 @@ result). Render modes: ``rgb_array``, ``ansi``, ``svg`` and ``human`` (see
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol, SupportsInt
 
 import numpy as np
 from gymnasium import spaces
@@ -22,17 +23,44 @@ from bordspel.core import new_game
 from bordspel.rl.codecs import codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
-__all__ = ["env", "raw_env"]
+__all__ = ["AECEnvironment", "env", "raw_env"]
+
+
+class AECEnvironment(Protocol):
+    """What ``env()`` returns: PettingZoo's AEC API, typed (PettingZoo itself ships no types)."""
+
+    possible_agents: list[str]
+    agents: list[str]
+    agent_selection: str
+    rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    render_mode: str | None
+    metadata: dict[str, Any]
+
+    @property
+    def unwrapped(self) -> raw_env: ...
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None: ...
+    def step(self, action: SupportsInt | None) -> None: ...
+    def observe(self, agent: str) -> Any: ...
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]: ...
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]: ...
+    def observation_space(self, agent: str) -> spaces.Space[Any]: ...
+    def action_space(self, agent: str) -> spaces.Space[Any]: ...
+    def render(self) -> Any: ...
+    def close(self) -> None: ...
 
 
 def env(
     game: str = "hermit", render_mode: str | None = None, mask_in: str = "observation", **options: Any
-) -> Any:
+) -> AECEnvironment:
     """The environment with PettingZoo's usual guards (illegal moves end the game for the mover)."""
     wrapped: Any = raw_env(game, render_mode=render_mode, mask_in=mask_in, **options)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    guarded: AECEnvironment = wrappers.OrderEnforcingWrapper(wrapped)
+    return guarded
 
 
 class raw_env(AECEnv):  # PettingZoo names the class raw_env

@@ -39,9 +39,10 @@ def piece_legend(pieces: PieceSet, colour: bool = True) -> str:
 
 
 def render(state: QuartoState, last: Any = None, *, colour: bool = True) -> str:
-    """The board and the pieces in hand and to give, the last placed piece marked."""
+    """The board and the pieces in hand and to give, the last placed piece marked (in reverse
+    video, or between ``>`` and ``<`` in plain text)."""
     pieces = state.pieces
-    placed = last.square if isinstance(last, QuartoMove) and colour else None
+    placed = last.square if isinstance(last, QuartoMove) else None
     width = 7 if colour else 8
     empty = ("\x1b[2m" if colour else "") + ".".center(width) + (RESET if colour else "")
     rows = []
@@ -49,10 +50,17 @@ def render(state: QuartoState, last: Any = None, *, colour: bool = True) -> str:
         row = []
         for c in range(4):
             code = state.piece_at(4 * r + c)
-            cell = empty if code is None else f" {piece_glyph(pieces, code, colour)} "
-            row.append(marked(cell, placed == 4 * r + c))
+            mark = placed == 4 * r + c
+            row.append(empty if code is None else _cell(piece_glyph(pieces, code, colour), mark, colour))
         rows.append(row)
     hand = "-" if state.hand < 0 else piece_glyph(pieces, state.hand, colour)
     to_give = " ".join(piece_glyph(pieces, code, colour) for code in state.available()) or "-"
     lines = [framed(rows, width), f"in hand: {hand}", f"to give: {to_give}"]
     return "\n".join([*lines, f"   ({piece_legend(pieces, colour)})"])
+
+
+def _cell(glyph: str, mark: bool, colour: bool) -> str:
+    """A piece on the board; the one just placed in reverse video, or as ``>[A▲○▪]<`` in plain text."""
+    if colour:
+        return marked(f" {glyph} ", mark)
+    return f">{glyph}<" if mark else f" {glyph} "

@@ -400,6 +400,7 @@ const bordspel = (() => {
     highlight(page);
     showReplay(page);
     showHint(page);
+    fitBoard();
   }
 
   // A hint: the server's analysis of the current position (best move, score, depth and line).
@@ -771,8 +772,8 @@ const bordspel = (() => {
   }
 
   // -- the board picture -----------------------------------------------------------------------
-  // The picture fills the column but stays within the window's height; on a small screen it keeps
-  // every click target at least 44 pixels wide, scrolling sideways if it must.
+  // On a small screen the picture keeps every click target at least 44 pixels wide, scrolling
+  // sideways if it must.
   function drawBoard(svgText) {
     const board = $("#board");
     board.innerHTML = svgText;
@@ -781,11 +782,20 @@ const bordspel = (() => {
     translatePage();
     picture.removeAttribute("width");
     picture.removeAttribute("height");
-    const [, , width, height] = picture.getAttribute("viewBox").split(/\s+/).map(Number);
+    const width = Number(picture.getAttribute("viewBox").split(/\s+/)[2]);
     const targets = [...picture.querySelectorAll(".square, .piece")].map((node) => Number(node.getAttribute("width")));
-    picture.style.maxWidth = `max(320px, calc((100vh - 170px) * ${(width / height).toFixed(3)}))`;
     const border = 2; // the picture's frame, inside its width
     if (targets.length) picture.style.minWidth = `${Math.ceil((width * TOUCH) / Math.min(...targets)) + border}px`;
+  }
+
+  // The picture fills the column but stays within the window's height, below the status and
+  // toolbar and above the replay buttons.
+  function fitBoard() {
+    const picture = $("#board svg");
+    if (!picture) return;
+    const [, , width, height] = picture.getAttribute("viewBox").split(/\s+/).map(Number);
+    const room = Math.round($("#board").getBoundingClientRect().top + window.scrollY) + 75;
+    picture.style.maxWidth = `max(320px, calc((100vh - ${room}px) * ${(width / height).toFixed(3)}))`;
   }
 
   function animateArrival() {
