@@ -15,7 +15,7 @@ import pytest
 from bordspel.core import State, available_games, new_game
 from bordspel.rl.codecs import codec_for
 
-from .variants import IDS, VARIANTS
+from .variants import GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
 
 
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
@@ -51,7 +51,7 @@ def dict_observations_known(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("mask_in", ["observation", "info"])
-@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("game, options", VARIANTS + GOD_VARIANTS, ids=IDS + GOD_IDS)
 def test_pettingzoo_api(
     game: str, options: dict[str, Any], mask_in: str, dict_observations_known: None
 ) -> None:
@@ -115,7 +115,7 @@ def assert_picture(pixels: Any) -> None:
 
 SEATS = [
     (game, options, seat)
-    for game, options in VARIANTS
+    for game, options in VARIANTS + GOD_VARIANTS
     for seat in range(new_game(game, **options).num_players)
 ]
 
@@ -255,7 +255,10 @@ def test_openspiel_parameters_shape_the_game() -> None:
     assert pyspiel.load_game("python_bordspel_quarto").max_game_length() == 17
 
 
-@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+SLOW_GODS = [pytest.param(game, options, marks=pytest.mark.slow) for game, options in GOD_VARIANTS]
+
+
+@pytest.mark.parametrize("game, options", VARIANTS + SLOW_GODS, ids=IDS + GOD_IDS)
 def test_openspiel_random_simulations_with_serialisation(game: str, options: dict[str, Any]) -> None:
     import pyspiel
 

@@ -7,14 +7,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bordspel.conformance import check
+from bordspel.core import NotationError
 from bordspel.games.santorini import generator
 from bordspel.games.santorini.generator import Powers
 from bordspel.games.santorini.gods import GODS
+from bordspel.games.santorini.turns import GodTurn
 from bordspel.santorini import SantoriniState, Turn
 from tests.test_properties import walk
 
 NAMES = sorted(GODS)
-EXTENDING = {"apollo", "bia", "minotaur", "hermes", "zeus", "pan", "eros", "selene", "chaos", "circe"}
+EXTENDING = {
+    "apollo",
+    "bia",
+    "minotaur",
+    "hermes",
+    "zeus",
+    "pan",
+    "eros",
+    "selene",
+    "chaos",
+    "circe",
+    "morpheus",
+}
 """Gods whose card allows a turn of the base shape that the base game refuses."""
 
 picks = st.lists(st.integers(min_value=0, max_value=10_000), min_size=4, max_size=24)
@@ -58,6 +72,7 @@ def test_every_legal_turn_applies_and_positions_round_trip(
         assert SantoriniState.from_str(state.to_str()) == state
         for move in state.legal_moves():
             assert state.move_from_str(move.to_str()) == move
+            assert type(move).from_str(move.to_str()) == move
             after = state.apply(move)
             assert after.levels[0] | state.levels[0] == after.levels[0] or gods[state.turn] in (
                 "ares",
@@ -65,6 +80,16 @@ def test_every_legal_turn_applies_and_positions_round_trip(
                 "circe",
             )
             assert SantoriniState.from_str(after.to_str()) == after
+
+
+def test_each_move_type_reads_its_own_notation() -> None:
+    assert Turn.from_str("c3d4+e4") == Turn.from_str("c3d4e4") == Turn(12, 18, 19)
+    assert Turn.from_str("c3d4") == Turn(12, 18, None)
+    assert GodTurn.from_str("b2+c3d4+e4*").to_str() == "b2+c3d4+e4*"
+    with pytest.raises(NotationError, match="GodTurn"):
+        Turn.from_str("c3d4+e4*")
+    with pytest.raises(NotationError, match=r"Turn\.from_str"):
+        GodTurn.from_str("c3d4+e4")
 
 
 @pytest.mark.parametrize("pair", [NAMES[i : i + 2] for i in range(0, len(NAMES), 2)], ids="-".join)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bordspel.core import NotationError
 from bordspel.games.santorini.gods import GOD_TEXT, GODS
 from bordspel.santorini import SantoriniState
 
@@ -37,10 +38,26 @@ CASES = {
         corridor("hephaestus,-"),
         BASE | {"c3b3+a3+a3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+e3+e3"},
     ),
+    "hephaestus-no-dome": (  # a3 reaches level 3: no second piece (a dome) on it
+        corridor("hephaestus,-", row="20000"),
+        BASE | {"c3b3+c3+c3", "c3d3+c3+c3", "c3d3+e3+e3"},
+    ),
     "hermes": (corridor("hermes,-"), BASE | {"c3a3b3", "b3", "d3", "c3e3d3"}),
     "minotaur": (corridor("minotaur,-", workers="c3a1,d3e5"), {"c3b3a3", "c3b3c3", "c3d3c3"}),
+    "minotaur-up-a-level": (  # pushed onto level 2 (any level)
+        corridor("minotaur,-", row="00002", workers="c3a1,d3e5"),
+        {"c3b3a3", "c3b3c3", "c3d3c3"},
+    ),
+    "minotaur-dome": (corridor("minotaur,-", row="00005", workers="c3a1,d3e5"), {"c3b3a3", "c3b3c3"}),
+    "minotaur-worker": (corridor("minotaur,-", workers="c3a1,d3e3"), {"c3b3a3", "c3b3c3"}),
+    "minotaur-edge": (corridor("minotaur,-", workers="d3a1,e3e5"), {"d3c3b3", "d3c3d3"}),
+    "minotaur-own": (corridor("minotaur,-", workers="c3d3,a5e5"), {"c3b3a3", "c3b3c3", "d3e3d3"}),
     "pan": (corridor("pan,-", row="00210"), {"c3b3", "c3d3c3", "c3d3e3"}),
     "prometheus": (corridor("prometheus,-"), BASE | {"b3+c3d3+c3", "b3+c3d3+e3", "d3+c3b3+a3", "d3+c3b3+c3"}),
+    "prometheus-no-up": (  # after building first, neither b3 nor a built-up d3 can be climbed
+        corridor("prometheus,-", row="01000"),
+        BASE | {"b3+c3d3+c3", "b3+c3d3+e3"},
+    ),
     "aphrodite": (
         position("04444/40444/00000/44444/04440", "c3a1,b2e5", "-,aphrodite"),
         {"c3b3a3", "c3b3c3"},
@@ -92,7 +109,9 @@ CASES = {
     "medusa": (corridor("medusa,-", row="01000", workers="c3a1,a3e5"), {"c3b3c3", "c3d3c3", "c3d3e3"}),
     "morpheus": (
         corridor("morpheus:1,-"),
-        BASE | {"c3b3+a3+a3", "c3b3+a3+c3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+c3+e3", "c3d3+e3+e3"},
+        BASE
+        | {"c3b3", "c3d3"}  # no build: the pieces stay on the card
+        | {"c3b3+a3+a3", "c3b3+a3+c3", "c3b3+c3+c3", "c3d3+c3+c3", "c3d3+c3+e3", "c3d3+e3+e3"},
     ),
     "persephone": (corridor("-,persephone", row="01000"), {"c3b3a3", "c3b3c3"}),
     "poseidon": (
@@ -104,6 +123,14 @@ CASES = {
     "selene": (
         position("02444/44444/00000/44444/04440", "c3a1,a5e5", "selene,-"),
         BASE | {"c3b3+b1*", "c3d3+b1*"},
+    ),
+    "triton-win-later": (  # b1 is reached first from level 3 (no win), then from a2 on level 2
+        position("33444/24444/44444/44400/44440", "a1e5,d4e4", "triton,-"),
+        {"a1b1a1", "a1b1a2", "a1a2a1", "a1a2b1", "a1a2+a2b1"},
+    ),
+    "triton-persephone": (  # a2 also by way of a1, moving up as Persephone demands
+        position("10444/04444/44444/44400/44440", "b1e5,d4e4", "triton,persephone"),
+        {"b1a1a2", "b1a1b1", "b1a1+a1a2+a1", "b1a1+a1a2+b1"},
     ),
     "triton": (
         position("00000/44444/44444/44444/04040", "b1a5,c5e5", "triton,-"),
@@ -197,3 +224,28 @@ def test_bia_places_first() -> None:
 def test_hera_stops_perimeter_wins_only() -> None:
     assert CASES["hera"][0].play("b3c3").winners == frozenset({0})
     assert "b3a3" in turns(corridor("-,-", row="32300", workers="b3a1,a5e5"))
+
+
+def test_athena_holds_until_her_next_turn() -> None:
+    state = position("01000/44444/01000/44444/44444", "a1e1,a3e3", "athena,-")
+    held = state.play("a1b1a1")
+    assert turns(held) == {"e3d3c3", "e3d3e3"}  # a3 may not climb to b3
+    free = held.play("e3d3e3").play("e1d1e1")
+    assert "up=" not in free.to_str() and "a3b3a3" in turns(free)
+
+
+def test_hermes_moves_his_workers_in_turn_past_each_other() -> None:
+    state = position("04444/44440/00000/44444/04440", "c3d3,a5e5", "hermes,-")
+    cells = [10, 11, 12, 13, 14, 9]  # a3-e3 and the pocket e2
+    ends = {state.apply(move).workers[:2] for move in state.legal_moves()}
+    assert ends == {(a, b) for a in cells for b in cells if a != b}
+    assert "d3e2+c3e3+e2c3+d3" in turns(state)  # d3 steps aside, c3 passes, then d3's worker returns
+
+
+def test_morpheus_keeps_at_most_four_pieces() -> None:
+    state = corridor("morpheus:4,-")
+    assert "gods=morpheus:3," in state.play("c3b3a3").to_str()
+    assert "gods=morpheus:4," in state.play("c3b3").to_str()
+    assert max(len(move.to_str().split("+")) for move in state.legal_moves()) == 1 + 4
+    with pytest.raises(NotationError):
+        corridor("morpheus:5,-")

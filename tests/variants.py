@@ -16,3 +16,10 @@ FIRSTS: list[tuple[str, dict[str, Any]]] = [
 ]
 """Every game once, in its first variant (for the slower end-to-end tests)."""
 FIRST_IDS = [game for game, _ in FIRSTS]
+GOD_VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("santorini", {"gods": "apollo/pan"}),
+    ("santorini", {"players": 3, "gods": "atlas/athena/hermes"}),
+]
+"""Santorini with gods, for the adapters' own checks (not a GameSpec variant: the generic turn
+generator makes every per-variant test slower)."""
+GOD_IDS = [f"santorini-{options['gods']}" for _, options in GOD_VARIANTS]

@@ -43,6 +43,10 @@ class Codec:
         """The observation planes of ``state`` as ``seat`` sees it."""
         raise NotImplementedError
 
+    def highest(self, start: State) -> int:
+        """The largest value in the planes of games from ``start`` (the observation space's bound)."""
+        return 1
+
     def mask(self, state: State) -> Planes:
         """1 for each legal action, 0 elsewhere."""
         mask = np.zeros(self.num_actions(state), dtype=np.int8)

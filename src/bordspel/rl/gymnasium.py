@@ -51,7 +51,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.opponent_spec, self.seat, self.render_mode = opponent, seat, render_mode
         self.action_space = spaces.Discrete(self.codec.num_actions(self.start))
         shape = self.codec.observe(self.start, seat).shape
-        self.observation_space = spaces.Box(0, 1, shape=shape, dtype=np.int8)
+        self.observation_space = spaces.Box(0, self.codec.highest(self.start), shape=shape, dtype=np.int8)
         self.state: State = self.start
         self.opponent = make_player(opponent, self.start.name, seed=0)
 

@@ -88,13 +88,12 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
         actions = self.codec.num_actions(self.start)
         shape = self.codec.observe(self.start, 0).shape
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
-        planes = spaces.Box(0, 1, shape=shape, dtype=np.int8)
+        planes = spaces.Box(0, self.codec.highest(self.start), shape=shape, dtype=np.int8)
         masked = spaces.Dict(
             {"observation": planes, "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8)}
         )
         self.observation_spaces = {
-            agent: masked if mask_in == "observation" else spaces.Box(0, 1, shape=shape, dtype=np.int8)
-            for agent in self.possible_agents
+            agent: masked if mask_in == "observation" else planes for agent in self.possible_agents
         }
         self.state_ = self.start
 

@@ -22,7 +22,14 @@ import numpy as np
 
 from bordspel.core import State
 from bordspel.games.santorini.engine import CELLS, STEPS, Placement, SantoriniState, Turn, height
-from bordspel.games.santorini.god_codec import GOD_TURNS, god_planes, god_turn_at, god_turn_rank, is_step_turn
+from bordspel.games.santorini.god_codec import (
+    GOD_NUMBER,
+    GOD_TURNS,
+    god_planes,
+    god_turn_at,
+    god_turn_rank,
+    is_step_turn,
+)
 from bordspel.rl.codecs import Codec, Planes, mask_planes
 
 __all__ = ["CODEC", "SantoriniCodec"]
@@ -71,6 +78,10 @@ class SantoriniCodec(Codec):
             return Turn(source, target, None)
         built = STEPS[target][build]
         return None if built < 0 else Turn(source, target, built)
+
+    def highest(self, start: State) -> int:
+        assert isinstance(start, SantoriniState)
+        return max(GOD_NUMBER.values()) if start.powers is not None else 1
 
     def observe(self, state: State, seat: int) -> Planes:
         assert isinstance(state, SantoriniState)

@@ -307,14 +307,17 @@ class Turn(NamedTuple):
 
     @classmethod
     def from_str(cls, text: str) -> Turn:
-        """Read ``c3d4e5``, ``c3-d4-e5`` or ``c3d4``; NotationError if it is no turn."""
+        """Read ``c3d4e5``, ``c3-d4-e5``, ``c3d4`` or as actions ``c3d4+e5``; NotationError if it
+        is no turn of one move (and one build)."""
+        if "+" in check_text(text, TURN_TEXT, "a move"):
+            move = generator.turn_of(parse_actions(text))
+            if not isinstance(move, Turn):
+                raise NotationError(f"{text!r} is a god turn: read it with GodTurn.from_str")
+            return move
         squares = _squares(text)
         if len(squares) not in (2, 3):
             raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
         return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
-
-
-SantoriniMove = Placement | Turn
 
 
 def _squares(text: str) -> list[int]:
@@ -338,8 +341,14 @@ def _split_squares(text: str) -> list[str]:
     return squares
 
 
+def god_names(text: str) -> list[str]:
+    """The names in a ``gods`` option, joined by commas or slashes (``apollo,pan``, ``apollo/pan``)."""
+    return [name.strip().lower() for name in re.split("[,/]", text)]
+
+
 class GodChoice:
-    """The ``gods`` option: one name per seat joined by commas ('-' for none), random or simple."""
+    """The ``gods`` option: one name per seat joined by commas or slashes ('-' for none), random or
+    simple."""
 
     TEXT_LIMIT = 64
 
@@ -347,7 +356,7 @@ class GodChoice:
         if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
             raise BadOption(f"option {name!r} is god names joined by commas, random or simple")
         if value.strip().lower() not in ("", "random", "simple"):
-            unknown = [g for g in value.lower().split(",") if g.strip() not in GODS and g.strip() != "-"]
+            unknown = [g for g in god_names(value) if g not in GODS and g != "-"]
             if unknown:
                 raise BadOption(f"option {name!r}: unknown god {unknown[0][:20]!r}")
         return value
@@ -357,7 +366,7 @@ class GodChoice:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State[SantoriniMove]):
+class SantoriniState(State["SantoriniMove"]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners", "powers")
@@ -856,7 +865,7 @@ class SantoriniState(State[SantoriniMove]):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        text = check_text(text, MAX_MOVE_TEXT, "a move")
+        text = check_text(text, TURN_TEXT, "a move")
         if self.in_setup:
             return Placement.from_str(text)
         if any(mark in text for mark in "+*") or text.strip().startswith("-"):
@@ -1007,8 +1016,7 @@ def _parse_seats(text: str, players: int) -> int:
 
 def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powers | None:
     """The powers of a new game: ``gods`` names one god per seat, or is ``random`` or ``simple``."""
-    names = gods.split(",") if isinstance(gods, str) else list(gods)
-    names = [name.strip().lower() for name in names]
+    names = god_names(gods) if isinstance(gods, str) else [name.strip().lower() for name in gods]
     if names in ([], [""]):
         return None
     rng = random.Random(seed)
@@ -1031,8 +1039,7 @@ def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powe
 def check_memos(powers: Powers) -> None:
     """ValueError unless each memo is one its god can hold."""
     for name, memo in zip(powers.gods, powers.memos):
-        expected = {"morpheus": r"\d*", "chaos": r"([a-z]+/)+\d+", "circe": r"([1-4](\.[1-4])*)?"}
-        pattern = expected.get(name, "")
+        pattern = GODS[name].memo_pattern if name else ""
         if not re.fullmatch(pattern, memo):
             raise ValueError(f"{memo!r} is not what {name or 'a seat without a god'} keeps")
         if name == "chaos" and not all(card in SIMPLE_GODS for card in memo.split("/")[:-1]):
@@ -1051,4 +1058,7 @@ def _hashable(move: Any) -> bool:
 from bordspel.games.santorini import generator  # noqa: E402  (the generator reads this module)
 from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
-from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402
+from bordspel.games.santorini.turns import REMOVED, TURN_TEXT, GodTurn, parse_actions  # noqa: E402
+
+SantoriniMove = Placement | Turn | GodTurn
+"""A setup placement, a turn of one move and one build, or any other god turn."""

@@ -12,7 +12,7 @@ import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, God, Line, chaos_card
-from bordspel.games.santorini.turns import Action, Board, GodTurn
+from bordspel.games.santorini.turns import Action, Board, GodTurn, is_base_shape
 
 if TYPE_CHECKING:
     from bordspel.games.santorini.engine import SantoriniState
@@ -143,12 +143,9 @@ def turn_of(actions: tuple[Action, ...]) -> Any:
     """A :class:`~bordspel.santorini.Turn` when the actions are one move (and one build), else a GodTurn."""
     from bordspel.games.santorini.engine import Turn
 
-    kinds = tuple(action.kind for action in actions)
-    if kinds == ("move", "build"):
-        return Turn(actions[0].source, actions[0].target, actions[1].target)
-    if kinds == ("move",):
-        return Turn(actions[0].source, actions[0].target, None)
-    return GodTurn(actions)
+    if not is_base_shape(actions):
+        return GodTurn(actions)
+    return Turn(actions[0].source, actions[0].target, actions[1].target if len(actions) == 2 else None)
 
 
 def actions_of(move: Any) -> tuple[Action, ...]:

@@ -262,6 +262,8 @@ class God:
 
     # -- setup and memos ----------------------------------------------------------------------
     places_first: ClassVar[bool] = False
+    memo_pattern: ClassVar[str] = ""
+    """The memos this god can hold, as a regular expression."""
 
     def placeable(self, first: int, second: int) -> bool:
         """Whether workers may be placed on these cells (Eros: on opposite edges)."""
@@ -384,25 +386,25 @@ class Hermes(God):
                     yield from super().builds(ctx, line)
 
     def _journeys(self, board: Board, mine: list[int]) -> Iterator[tuple[tuple[Action, ...], Board]]:
-        """Every placement of the workers by moves on their own level, one worker after the other."""
-        seen: set[tuple[int, ...]] = set()
-        for order in (mine, mine[::-1]):
-            for moves, after in self._travel(board, order):
-                if after.workers not in seen:
-                    seen.add(after.workers)
-                    yield moves, after
+        """Every placement of the workers reachable by moves on their own levels, in any order.
 
-    def _travel(self, board: Board, order: list[int]) -> Iterator[tuple[tuple[Action, ...], Board]]:
-        if not order:
-            yield (), board
-            return
-        worker, rest = order[0], order[1:]
-        source = board.workers[worker]
-        for cell in sorted(_same_level_reach(board, source)):
-            moved = board.moved(worker, cell)
-            action = () if cell == source else (Action("move", source, cell),)
-            for more, after in self._travel(moved, rest):
-                yield action + more, after
+        A breadth-first search over the placements, one worker's walk at a time: each placement
+        comes with the fewest walks that reach it (each written as one move, source to end).
+        """
+        seen = {board.workers}
+        frontier: list[tuple[tuple[Action, ...], Board]] = [((), board)]
+        while frontier:
+            yield from frontier
+            following = []
+            for moves, current in frontier:
+                for worker in mine:
+                    source = current.workers[worker]
+                    for cell in sorted(_same_level_reach(current, source) - {source}):
+                        after = current.moved(worker, cell)
+                        if after.workers not in seen:
+                            seen.add(after.workers)
+                            following.append((moves + (Action("move", source, cell),), after))
+            frontier = following
 
 
 def _same_level_reach(board: Board, source: int) -> set[int]:
@@ -517,6 +519,7 @@ class Chaos(God):
     )
     # The memo is the face-up power, the deck in order, and the seed of the next shuffle:
     # ``pan/atlas/hermes/17``.
+    memo_pattern = r"([a-z]+/)+\d+"
 
     def initial_memo(self, taken: frozenset[str], rng: random.Random) -> str:
         return _deal(sorted(SIMPLE_GODS - taken), rng.getrandbits(32))
@@ -580,6 +583,7 @@ class Circe(God):
     )
     # The memo lists the seats whose power Circe holds. With several such opponents (three players)
     # she plays the power of the first one after her in turn order; all of them lose theirs.
+    memo_pattern = r"([1-4](\.[1-4])*)?"
 
     def memo_at_start(self, memo: str, board: Board, seat: int, players: int) -> str:
         colours = 2 if players == 4 else players
@@ -734,11 +738,15 @@ class Morpheus(God):
         "build as normal. Instead, spend any number of blocks/domes from your God Power card and build "
         "that many times."
     )
-    # The memo counts the pieces on the card. A turn still builds at least once (the base rule),
-    # on one space or more, and each build takes one piece off the card.
+    # The memo counts the pieces on the card; each build takes one off, and a turn may build none.
+    # The card holds at most CARD pieces (a reading: the boxed card sets no limit; four build a
+    # complete tower from the ground, and they keep a position's god turns within the RL codec's
+    # GOD_TURNS). Circe holding this power has one piece (his stay on his card).
+    CARD: ClassVar[int] = 4
+    memo_pattern = f"[0-{CARD}]?"
 
     def memo_at_start(self, memo: str, board: Board, seat: int, players: int) -> str:
-        return str(int(memo or 0) + 1)
+        return str(min(self.CARD, int(memo or 0) + 1))
 
     def memo_after(self, memo: str, line: Line, own: bool, domes_built: bool, others: frozenset[str]) -> str:
         if not own:
@@ -747,9 +755,7 @@ class Morpheus(God):
 
     def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
         cells = NEIGHBOURS[line.board.workers[line.worker]]
-        pieces = max(1, int(ctx.memo or 1))
-        for first in super().builds(ctx, line):
-            yield from ascending_builds(ctx, first, cells, pieces - 1, first.actions[-1].target)
+        yield from ascending_builds(ctx, line, cells, int(ctx.memo or 1))
 
 
 class Persephone(God):
@@ -798,19 +804,23 @@ class Triton(God):
     simple = False
     text = "Your Move: Each time your Worker moves into a perimeter space, it may immediately move again."
 
-    # Each end cell is reached once, by the first (shortest) way found.
+    # Each outcome of the move (end cell, whether the worker moved up, whether it won) is kept once,
+    # by the first (shortest) way found: a later way to a cell may have moved up (Persephone) or win.
+    # The worker may pass its starting square but not end there.
     def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
-        seen = {line.start}
+        seen = {(line.start, False, False)}
         frontier = [line]
         while frontier:
             following = []
             for current in frontier:
                 for moved in self.steps(ctx, current):
                     target = moved.board.workers[line.worker]
-                    if target in seen:
+                    outcome = (target, moved.moved_up, moved.won)
+                    if outcome in seen:
                         continue
-                    seen.add(target)
-                    yield moved
+                    seen.add(outcome)
+                    if target != line.start:
+                        yield moved
                     if not moved.won and PERIMETER >> target & 1:
                         following.append(moved)
             frontier = following

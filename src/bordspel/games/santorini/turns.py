@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bordspel.core import NotationError
+from bordspel.core import NotationError, check_text
 from bordspel.games.santorini.engine import DOME, Levels, height, raise_tower
 
-__all__ = ["Action", "Board", "GodTurn", "actions_text", "parse_actions"]
+__all__ = ["Action", "Board", "GodTurn", "actions_text", "is_base_shape", "parse_actions"]
 
 Supply = tuple[int, int, int, int]
+TURN_TEXT = 200
+"""The longest turn text read: Triton's path may pass every perimeter square twice."""
 REMOVED = -2
 """The cell of a worker taken out of the game (Bia, Medusa); -1 is a worker not yet placed."""
 
@@ -55,6 +57,19 @@ class GodTurn(NamedTuple):
     def to_str(self) -> str:
         """The turn in notation: its actions joined by ``+``."""
         return actions_text(self.actions)
+
+    @classmethod
+    def from_str(cls, text: str) -> GodTurn:
+        """Read ``b2+c3d4+e4*``; NotationError for one move and one build (a Turn: ``Turn.from_str``)."""
+        actions = parse_actions(check_text(text, TURN_TEXT, "a move"))
+        if is_base_shape(actions):
+            raise NotationError(f"{text!r} is one move and one build: read it with Turn.from_str")
+        return cls(actions)
+
+
+def is_base_shape(actions: tuple[Action, ...]) -> bool:
+    """Whether the actions are one move, or one move and one build: a Turn's, not a GodTurn's."""
+    return tuple(action.kind for action in actions) in (("move",), ("move", "build"))
 
 
 def actions_text(actions: tuple[Action, ...]) -> str:
