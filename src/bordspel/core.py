@@ -64,8 +64,9 @@ class NotationError(BordspelError):
 
 MAX_SQUARE_TEXT = 12
 """The longest square name read (``zz9999`` and more): longer text cannot be a square."""
-MAX_MOVE_TEXT = 64
-"""The longest move text read; every game's moves are a few squares and letters."""
+MAX_MOVE_TEXT = 200
+"""The longest move text read: most moves are a few squares and letters, but a Santorini god
+turn (Triton's path) may pass every perimeter square twice."""
 MAX_POSITION_TEXT = 10_000
 """The longest position string read (a 64 x 64 Hermit board takes 4,159 characters)."""
 

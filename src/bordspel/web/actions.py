@@ -11,15 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bordspel.core import BordspelError, Outcome
+from bordspel.core import MAX_MOVE_TEXT, BordspelError, Outcome
 from bordspel.web.seats import HUMAN
 from bordspel.web.store import Conflict, Forbidden, StoredGame
 
 __all__ = ["ai_move", "answer_takeback", "human_move", "outcome", "resign", "undo"]
-
-MOVE_LIMIT = 64
-"""Characters of a move's text (the longest real move has about ten)."""
-
 
 def _person(stored: StoredGame, seat: int | None) -> int:
     """The caller's seat, when it is a person's."""
@@ -36,8 +32,8 @@ def _ongoing(stored: StoredGame) -> None:
 
 
 def _play(stored: StoredGame, text: str) -> None:
-    if len(text) > MOVE_LIMIT:
-        raise BordspelError(f"a move is at most {MOVE_LIMIT} characters")
+    if len(text) > MAX_MOVE_TEXT:
+        raise BordspelError(f"a move is at most {MAX_MOVE_TEXT} characters")
     stored.game.play(text)
     stored.takeback = None
 

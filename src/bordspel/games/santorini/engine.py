@@ -309,7 +309,7 @@ class Turn(NamedTuple):
     def from_str(cls, text: str) -> Turn:
         """Read ``c3d4e5``, ``c3-d4-e5``, ``c3d4`` or as actions ``c3d4+e5``; NotationError if it
         is no turn of one move (and one build)."""
-        if "+" in check_text(text, TURN_TEXT, "a move"):
+        if "+" in check_text(text, MAX_MOVE_TEXT, "a move"):
             move = generator.turn_of(parse_actions(text))
             if not isinstance(move, Turn):
                 raise NotationError(f"{text!r} is a god turn: read it with GodTurn.from_str")
@@ -865,7 +865,7 @@ class SantoriniState(State["SantoriniMove"]):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> Any:
-        text = check_text(text, TURN_TEXT, "a move")
+        text = check_text(text, MAX_MOVE_TEXT, "a move")
         if self.in_setup:
             return Placement.from_str(text)
         if any(mark in text for mark in "+*") or text.strip().startswith("-"):
@@ -1058,7 +1058,7 @@ def _hashable(move: Any) -> bool:
 from bordspel.games.santorini import generator  # noqa: E402  (the generator reads this module)
 from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
-from bordspel.games.santorini.turns import REMOVED, TURN_TEXT, GodTurn, parse_actions  # noqa: E402
+from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402
 
 SantoriniMove = Placement | Turn | GodTurn
 """A setup placement, a turn of one move and one build, or any other god turn."""

@@ -17,14 +17,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bordspel.core import NotationError, check_text
+from bordspel.core import MAX_MOVE_TEXT, NotationError, check_text
 from bordspel.games.santorini.engine import DOME, Levels, height, raise_tower
 
 __all__ = ["Action", "Board", "GodTurn", "actions_text", "is_base_shape", "parse_actions"]
 
 Supply = tuple[int, int, int, int]
-TURN_TEXT = 200
-"""The longest turn text read: Triton's path may pass every perimeter square twice."""
 REMOVED = -2
 """The cell of a worker taken out of the game (Bia, Medusa); -1 is a worker not yet placed."""
 
@@ -61,7 +59,7 @@ class GodTurn(NamedTuple):
     @classmethod
     def from_str(cls, text: str) -> GodTurn:
         """Read ``b2+c3d4+e4*``; NotationError for one move and one build (a Turn: ``Turn.from_str``)."""
-        actions = parse_actions(check_text(text, TURN_TEXT, "a move"))
+        actions = parse_actions(check_text(text, MAX_MOVE_TEXT, "a move"))
         if is_base_shape(actions):
             raise NotationError(f"{text!r} is one move and one build: read it with Turn.from_str")
         return cls(actions)
