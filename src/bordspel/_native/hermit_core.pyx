@@ -360,6 +360,9 @@ cdef class Solver:
     cdef int depth_cap
     cdef public uint64_t examined
     cdef public uint64_t grundy_examined
+    cdef public uint64_t node_limit
+    """Stop with OutOfTime once ``examined`` passes this (0: no limit): a budget of a few
+    hundred positions, finer than the deadline's clock checks."""
     cdef public object deadline
     cdef public object on_progress
 
@@ -378,6 +381,7 @@ cdef class Solver:
         self.orders = NULL
         self.examined = 0
         self.grundy_examined = 0
+        self.node_limit = 0
         self.deadline = None
         self.on_progress = None
 
@@ -494,6 +498,8 @@ cdef class Solver:
         cdef int* order
         cdef int count, i, result = 0, known
         self.examined += 1
+        if self.node_limit and self.examined > self.node_limit:
+            raise OutOfTime
         if (self.examined & 0x3ff) == 0:
             self._tick((self.examined & 0x3fff) == 0)
         children = self._level(depth + 1)

@@ -32,6 +32,7 @@ from bordspel.games.hermit.engine import (
     geometry,
     placement_starts,
 )
+from bordspel.games.hermit.strategy import RegionEvaluation
 
 if TYPE_CHECKING:
     from bordspel.games.hermit.proof import ProofSolver
@@ -331,7 +332,7 @@ KNOWLEDGE = Knowledge(
     levels={
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
-        "hard": "alphabeta:time=1",
+        "hard": "alphabeta:time=1,solver_time=0.8,eval=regions",
         "perfect": "alphabeta:time=600,solver_time=600",
         "easy-v1": "random",
         "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
@@ -341,4 +342,5 @@ KNOWLEDGE = Knowledge(
     solver=solver,
     players={"mirror": MirrorPlayer},
     playout=playout if _NATIVE is not None else None,
+    evaluations={"regions": RegionEvaluation(evaluate)},
 )
