@@ -134,3 +134,10 @@ def test_search_agrees_with_minimax_on_forced_results(seed: int) -> None:
             score = Searcher(knowledge(game).evaluate, max_depth=2).run(state).score
             assert (score > WIN - 10) == (value > 0) and (score < -(WIN - 10)) == (value < 0)
         state = state.apply(state.random_move(rng))
+
+
+def test_the_solver_share_is_a_fraction_of_the_move_and_solver_time_seconds() -> None:
+    assert make_player("alphabeta:time=5,solver_share=0.8", "hermit").solver_time == 4.0  # type: ignore[attr-defined]
+    assert make_player("alphabeta:time=5,solver_time=1", "hermit").solver_time == 1.0  # type: ignore[attr-defined]
+    assert make_player("alphabeta:time=5", "hermit").solver_time == 2.5  # type: ignore[attr-defined]
+    assert make_player("hard:time=5", "hermit").solver_time == 4.0  # type: ignore[attr-defined]

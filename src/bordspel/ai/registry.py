@@ -9,11 +9,12 @@ those players. A game's knowledge is a part of its GameSpec (a game without gets
 
 Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth``, ``nodes``,
 ``playouts`` (the deterministic limits), ``solver=0`` (no exact solver), ``solver_time`` (the
-solver's share of ``time``, by default half), ``search_time`` (a cap on the search alone),
-``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search, extensions or
-the game's opening table), ``compiled=0`` (the pure search where the game has a compiled one),
-``eval=NAME`` (one of the game's named evaluations), ``reuse=1`` (MCTS keeps its tree between
-moves), ``puct=0`` (MCTS with random playouts where the game's evaluation would guide it).
+solver's share of ``time`` in seconds; ``solver_share`` as a fraction, by default half),
+``search_time`` (a cap on the search alone), ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta
+without principal-variation search, extensions or the game's opening table), ``compiled=0``
+(the pure search where the game has a compiled one), ``eval=NAME`` (one of the game's named
+evaluations), ``reuse=1`` (MCTS keeps its tree between moves), ``puct=0`` (MCTS with random
+playouts where the game's evaluation would guide it).
 """
 
 from __future__ import annotations
@@ -201,13 +202,15 @@ def _guide(known: Knowledge, options: Options) -> tuple[Prior, Value] | None:
 def _endgame(
     known: Knowledge, options: Options, time_limit: float | None
 ) -> tuple[Endgame | None, float | None]:
-    """The game's solver (unless ``solver=0``) and its share of a move: ``solver_time``, by
-    default half the move's time, or 1 s for players without a clock."""
+    """The game's solver (unless ``solver=0``) and its share of a move: ``solver_time``, else
+    the fraction ``solver_share`` (by default half) of the move's time, or 1 s for players
+    without a clock."""
     use, share = options.flag("solver", True), options.number("solver_time")
+    fraction = options.number("solver_share")
     if known.solver is None or not use:
         return None, None
     if share is None:
-        share = 1.0 if time_limit is None else time_limit / 2
+        share = 1.0 if time_limit is None else time_limit * (0.5 if fraction is None else fraction)
     return known.solver(share), share
 
 

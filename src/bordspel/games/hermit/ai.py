@@ -332,7 +332,7 @@ KNOWLEDGE = Knowledge(
     levels={
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
-        "hard": "alphabeta:time=1,solver_time=0.8,eval=regions",
+        "hard": "alphabeta:time=1,solver_share=0.8,eval=regions",
         "perfect": "alphabeta:time=600,solver_time=600",
         "easy-v1": "random",
         "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
