@@ -77,7 +77,7 @@ def test_the_web_app_starts_god_games_and_describes_god_turns() -> None:
     state = start_state("santorini", {"gods": "atlas,pan", "players": 2})
     assert isinstance(state, SantoriniState) and state.god_of(0) == "atlas"
     parts = move_parts(SantoriniState.from_str(START.format("atlas,pan")).move_from_str("b3a3+a2*"))
-    assert parts == {"paths": [["square:b3", "square:a3", "square:a2"]]}
+    assert parts == {"paths": [["square:b3", "square:a3", "square:a2", "button:dome"]]}
     for bad in ("zeus,zorro", 3, "x" * 100):
         with pytest.raises(BadOption):
             start_state("santorini", {"gods": bad})

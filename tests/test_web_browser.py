@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bordspel.core import new_game, square_name
 from bordspel.games.santorini.engine import Turn
-from bordspel.games.santorini.gods import GOD_TEXT
+from bordspel.games.santorini.gods import GOD_TEXT, GOD_TEXT_NL
 from bordspel.web.app import create_app
 from tests.live import serving
 from tests.variants import FIRST_IDS, FIRSTS
@@ -436,7 +436,10 @@ def test_hint_shows_the_best_move_its_line_and_outlines_it_on_the_board(
 
 def test_gods_chosen_at_the_start_show_their_cards(browser: Browser, base_url: str) -> None:
     page = browser.new_page()
-    start(page, base_url, "santorini", {}, "easy", gods=("demeter", "random"))
+    created = page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games"))
+    with created as request:
+        start(page, base_url, "santorini", {}, "easy", gods=("demeter", "random"))
+    assert request.value.post_data_json["options"]["gods"] == "demeter,random"  # drawn by the server
     notes = page.locator("#players .note")
     expect(notes.first).to_have_text(f"Demeter: {GOD_TEXT['demeter']}")
     expect(notes).to_have_count(2)
@@ -482,6 +485,33 @@ def test_god_turns_by_clicking_an_extra_build_a_dome_and_ending_a_turn_early(
     expect(bar).to_be_hidden()
     assert not errors
     for page in (demeter, atlas):
+        page.context.close()
+
+
+def test_demeter_builds_in_either_order_a_hermes_build_waits_and_cards_follow_the_language(
+    browser: Browser, base_url: str
+) -> None:
+    demeter = browser.new_context().new_page()
+    start(demeter, base_url, "santorini", {}, "human", wait_for_board=False, gods=("demeter", "hermes"))
+    invitation = demeter.locator("#invite-1").input_value()
+    demeter.click("#play-link")
+    hermes = browser.new_context().new_page()
+    hermes.goto(invitation)
+    click_squares(demeter, "b2", "d4")
+    click_squares(hermes, "b4", "d2")
+    click_squares(demeter, "b2", "a1", "a2", "b1")  # the higher square first: the same turn
+    expect(demeter.locator("#moves li").last).to_have_text("b2a1+b1+a2")
+    click_squares(hermes, "c4")  # a build without moving is not played at once
+    expect(hermes.locator("#status")).to_have_text("Your turn: press End turn to play this turn")
+    expect(hermes.locator("#moves li")).to_have_count(3)
+    hermes.click("#end-turn")
+    expect(hermes.locator("#moves li").last).to_have_text("c4")
+    notes = demeter.locator("#players .note")
+    expect(notes.first).to_have_text(f"Demeter: {GOD_TEXT['demeter']}")
+    demeter.click("[data-lang=nl]")
+    expect(notes.first).to_have_text(f"Demeter: {GOD_TEXT_NL['demeter']}")
+    expect(notes.nth(1)).to_have_text(f"Hermes: {GOD_TEXT_NL['hermes']}")
+    for page in (demeter, hermes):
         page.context.close()
 
 

@@ -1,5 +1,6 @@
 """Santorini's gods through the JSON API: every god's game shows its view and positions, each
-click of a god turn has words in both languages, and the god cards are shown per seat."""
+click of a god turn has words in both languages, a turn clicks in any order its rules allow,
+a god per seat may be drawn, and the god cards are shown per seat in both languages."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from bordspel.games.santorini.gods import GOD_TEXT, GODS
+from bordspel.games.santorini.engine import GodChoice, SantoriniState
+from bordspel.games.santorini.gods import GOD_TEXT, GOD_TEXT_NL, GODS
+from bordspel.games.santorini.web import move_parts, other_orders
 from bordspel.web.app import create_app
 
 NAMES = list(GODS)
@@ -47,7 +50,8 @@ def test_a_god_game_shows_its_view_and_positions_through_its_turns(client: TestC
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
     game = view = answer.json()
-    assert view["seat_notes"][0].startswith(f"{god.capitalize()}: {GOD_TEXT[god]}")
+    assert view["seat_notes"]["en"][0].startswith(f"{god.capitalize()}: {GOD_TEXT[god]}")
+    assert view["seat_notes"]["nl"][0].startswith(f"{god.capitalize()}: {GOD_TEXT_NL[god]}")
     for _ in range(6):  # the setup, then two turns of each seat
         view = play_first_legal(client, game, view)
         check_view(client, view)
@@ -70,4 +74,78 @@ def test_god_turns_click_square_by_square_with_dome_and_end_turn(client: TestCli
 
 def test_a_game_without_gods_has_no_notes(client: TestClient) -> None:
     body = {"game": "santorini", "seats": ["human", "human"]}
-    assert client.post("/api/games", json=body).json()["seat_notes"] == [None, None]
+    notes = client.post("/api/games", json=body).json()["seat_notes"]
+    assert notes == {"en": [None, None], "nl": [None, None]}
+
+
+def test_every_god_card_has_a_dutch_text() -> None:
+    assert set(GOD_TEXT_NL) == set(GODS) and all(GOD_TEXT_NL.values())
+    assert not set(GOD_TEXT_NL.values()) & set(GOD_TEXT.values())
+
+
+def test_chaos_shows_its_face_up_power_in_both_languages(client: TestClient) -> None:
+    body = {"game": "santorini", "options": {"gods": "chaos,-"}, "seats": ["human", "human"]}
+    notes = client.post("/api/games", json=body).json()["seat_notes"]
+    assert " Face-up: " in notes["en"][0] and " Open kaart: " in notes["nl"][0]
+    face_up = notes["en"][0].split(" Face-up: ")[1].split(":")[0].lower()
+    assert notes["nl"][0].endswith(f"Open kaart: {face_up.capitalize()}: {GOD_TEXT_NL[face_up]}")
+
+
+# -- a god per seat drawn at random ---------------------------------------------------------------
+def test_a_single_seat_draws_a_god_nobody_named() -> None:
+    GodChoice().check("gods", "apollo,random")
+
+    def drawn() -> list[str | None]:
+        seats = "apollo,random,-"
+        return [SantoriniState.initial(gods=seats, players=3, seed=seed).god_of(1) for seed in range(20)]
+
+    first = drawn()
+    assert len(set(first)) > 1 and "apollo" not in first and all(name in GODS for name in first)
+    assert drawn() == first  # seeded
+    both = SantoriniState.initial(gods="random,random", seed=1)
+    assert both.god_of(0) != both.god_of(1)
+
+
+def test_the_start_page_learns_each_seats_choices(client: TestClient) -> None:
+    limits = client.get("/api/meta").json()["games"]["santorini"]["limits"]["gods"]
+    assert limits["seat_choices"] == ["-", "random", *GODS]
+    body = {"game": "santorini", "options": {"gods": "athena,random"}, "seats": ["human", "human"]}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    assert created.json()["seat_notes"]["en"][0].startswith("Athena: ")
+
+
+# -- click orders ---------------------------------------------------------------------------------
+OPEN = "00000/00000/00000/00000/00000 workers=c3a1,a5e5 turn=1 players=2 gods={}"
+CORRIDOR = "04444/44444/00000/44444/04440 workers=c3a1,a5e5 turn=1 players=2 gods={}"
+
+
+def clicks(board: str, gods: str) -> dict[str, list[list[str]]]:
+    """Each legal turn's click paths, as the browser gets them."""
+    state = SantoriniState.from_str(board.format(gods))
+    return {m.to_str(): move_parts(m)["paths"] + other_orders(state, m) for m in state.legal_moves()}
+
+
+def squares(*names: str) -> list[str]:
+    return [f"square:{name}" for name in names]
+
+
+def test_demeters_two_builds_click_in_either_order() -> None:
+    paths = clicks(CORRIDOR, "demeter,-")
+    assert paths["c3b3+a3+c3"] == [squares("c3", "b3", "a3", "c3"), squares("c3", "b3", "c3", "a3")]
+    assert paths["c3d3+c3+e3"] == [squares("c3", "d3", "c3", "e3"), squares("c3", "d3", "e3", "c3")]
+    assert all(len(found) == 1 for text, found in paths.items() if text.count("+") < 2)
+
+
+def test_hephaestus_and_prometheus_click_another_order_only_where_it_is_legal() -> None:
+    for gods in ("hephaestus,-", "prometheus,-"):
+        assert all(len(found) == 1 for found in clicks(CORRIDOR, gods).values()), gods
+    paths = clicks(OPEN, "prometheus,-")  # b3 neighbours c3 and b2 neighbours c2: either before
+    assert paths["b2+c3c2+b3"] == [squares("b2", "c3", "c2", "b3"), squares("b3", "c3", "c2", "b2")]
+    assert paths["b2+c3d2+c2"] == [squares("b2", "c3", "d2", "c2")]  # b2 is no neighbour of d2
+
+
+def test_a_hermes_turn_without_a_move_waits_for_end_turn() -> None:
+    state = SantoriniState.from_str(CORRIDOR.format("hermes,-"))
+    waiting = {m.to_str() for m in state.legal_moves() if move_parts(m).get("confirm")}
+    assert waiting == {"b3", "d3"}

@@ -394,7 +394,8 @@ class GameSpec:
     ansi: str | None = None
     """``render(state, last, *, colour) -> str``: the terminal picture."""
     move_parts: str | None = None
-    """``move_parts(move) -> dict``: a move's click paths and choices for the browser."""
+    """``move_parts(move) -> dict``: a move's click paths and choices for the browser, and ``confirm``
+    for a move that waits for End turn rather than being played at its last click."""
     guide: str | None = None
     """The browser's words and rules page (``bordspel.guide.Guide``)."""
     solver: str | None = None

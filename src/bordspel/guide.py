@@ -24,6 +24,11 @@ def _no_clicks(state: Any, move: Any) -> dict[str, Any]:
     return {"steps": []}
 
 
+def _no_orders(state: Any, move: Any) -> list[list[str]]:
+    """No click paths beyond the move parts'."""
+    return []
+
+
 def _no_words(state: Any) -> dict[str, dict[str, str]]:
     """No words of the game's own: the front end's plain prompts."""
     return {"en": {}, "nl": {}}
@@ -34,9 +39,9 @@ def _no_colours(state: Any) -> list[str | None]:
     return [None] * int(state.num_players)
 
 
-def _no_notes(state: Any) -> list[str | None]:
+def _no_notes(state: Any) -> dict[str, list[str | None]]:
     """No notes on the seats."""
-    return [None] * int(state.num_players)
+    return {"en": [None] * int(state.num_players)}
 
 
 @dataclass(frozen=True)
@@ -47,12 +52,16 @@ class Guide:
     """``clicks(state, move)``: ``steps`` (a prompt key per click), and optionally ``preview``
     ({squares, colour}: shown while pointing at the move's square) and ``slide`` ([i, j, ...]: the
     piece on click i's square is drawn on the square of the latest of the other clicks made)."""
+    orders: Callable[[Any, Any], list[list[str]]] = _no_orders
+    """``orders(state, move)``: more click paths for the move (its actions in another order that
+    reaches the same position), each with the prompts of ``clicks``."""
     prompts: Callable[[Any], dict[str, dict[str, str]]] = _no_words
     """``prompts(state)``: per language, the words of each prompt key and ``over:<termination>``."""
     seat_colours: Callable[[Any], list[str | None]] = _no_colours
     """``seat_colours(state)``: each seat's colour on the board, or None."""
-    seat_notes: Callable[[Any], list[str | None]] = _no_notes
-    """``seat_notes(state)``: each seat's note shown under its name (a god card), or None."""
+    seat_notes: Callable[[Any], dict[str, list[str | None]]] = _no_notes
+    """``seat_notes(state)``: per language (English when the page's is missing), each seat's note
+    shown under its name (a god card), or None."""
     rules: Callable[[], Rules] | None = None
     """The rules page's text per language (None: no rules page)."""
     examples: Callable[[], dict[str, str]] = dict

@@ -33,8 +33,9 @@ SQUARE = re.compile(r"[a-z]+[0-9]+")
 
 
 def move_parts(game: str, move: Any) -> dict[str, Any]:
-    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens) and the
-    toolbar choices it needs, by the game's own ``move_parts`` or the generic default."""
+    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens), the
+    toolbar choices it needs and ``confirm`` (wait for End turn rather than play it at the last
+    click), by the game's own ``move_parts`` or the generic default."""
     parts = game_part(game, "move_parts")
     return generic_move_parts(move) if parts is None else dict(parts(move))
 
@@ -49,11 +50,15 @@ def generic_move_parts(move: Any) -> dict[str, Any]:
 
 
 def _legal(state: State) -> list[dict[str, Any]]:
-    """The legal moves with their parts, the prompt of each click, and what to show on the way."""
-    clicks = guide_of(state.name).clicks
-    return [
-        {"text": m.to_str(), **move_parts(state.name, m), **clicks(state, m)} for m in state.legal_moves()
-    ]
+    """The legal moves with their parts (and the guide's other orders of their clicks), the prompt
+    of each click, and what to show on the way."""
+    guide = guide_of(state.name)
+    moves = []
+    for move in state.legal_moves():
+        parts = move_parts(state.name, move)
+        parts["paths"] = [*parts["paths"], *guide.orders(state, move)]
+        moves.append({"text": move.to_str(), **parts, **guide.clicks(state, move)})
+    return moves
 
 
 def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:

@@ -347,8 +347,8 @@ def god_names(text: str) -> list[str]:
 
 
 class GodChoice:
-    """The ``gods`` option: one name per seat joined by commas or slashes ('-' for none), random or
-    simple."""
+    """The ``gods`` option: one name per seat joined by commas or slashes ('-' for none, ``random``
+    to draw that seat's god), or random or simple for every seat."""
 
     TEXT_LIMIT = 64
 
@@ -356,13 +356,19 @@ class GodChoice:
         if not isinstance(value, str) or len(value) > self.TEXT_LIMIT:
             raise BadOption(f"option {name!r} is god names joined by commas, random or simple")
         if value.strip().lower() not in ("", "random", "simple"):
-            unknown = [g for g in god_names(value) if g not in GODS and g != "-"]
+            unknown = [g for g in god_names(value) if g not in GODS and g not in ("-", "random")]
             if unknown:
                 raise BadOption(f"option {name!r}: unknown god {unknown[0][:20]!r}")
         return value
 
     def describe(self) -> dict[str, Any]:
-        return {"choices": ["", "random", "simple", *GODS], "text": self.TEXT_LIMIT, "per_seat": True}
+        """The choices for every seat at once, and those of one seat (``seat_choices``)."""
+        return {
+            "choices": ["", "random", "simple", *GODS],
+            "seat_choices": ["-", "random", *GODS],
+            "text": self.TEXT_LIMIT,
+            "per_seat": True,
+        }
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -419,8 +425,9 @@ class SantoriniState(State["SantoriniMove"]):
     ) -> SantoriniState:
         """A new game; ``workers`` (two squares per colour, in order) skips the setup phase.
 
-        ``gods`` names each seat's god (``"apollo,pan"``; ``-`` for none), or is ``random`` (any
-        god) or ``simple`` (the simple gods), drawn with ``seed``; ``seed`` also shuffles Chaos's deck.
+        ``gods`` names each seat's god (``"apollo,pan"``; ``-`` for none; ``random`` for one drawn
+        from the gods not named), or is ``random`` (any god) or ``simple`` (the simple gods) for
+        every seat, drawn with ``seed``; ``seed`` also shuffles Chaos's deck.
         """
         if options:
             raise BordspelError(
@@ -1015,7 +1022,8 @@ def _parse_seats(text: str, players: int) -> int:
 
 
 def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powers | None:
-    """The powers of a new game: ``gods`` names one god per seat, or is ``random`` or ``simple``."""
+    """The powers of a new game: ``gods`` names one god per seat (or ``random``: one not named), or
+    is ``random`` or ``simple``."""
     names = god_names(gods) if isinstance(gods, str) else [name.strip().lower() for name in gods]
     if names in ([], [""]):
         return None
@@ -1025,6 +1033,7 @@ def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powe
         names = rng.sample(pool, players)
     if len(names) != players:
         raise BordspelError(f"give one god per seat ({players}), '-' for none, or random or simple")
+    names = _drawn(names, rng)
     for name in names:
         if name != "-" and name not in GODS:
             raise BordspelError(f"unknown god {name!r}: choose from {', '.join(GODS)}")
@@ -1034,6 +1043,12 @@ def deal_gods(gods: str | Sequence[str], players: int, seed: int | None) -> Powe
     taken = frozenset(chosen)
     memos = tuple(GODS[name].initial_memo(taken, rng) if name else "" for name in chosen)
     return Powers(chosen, memos, 0)
+
+
+def _drawn(names: list[str], rng: random.Random) -> list[str]:
+    """``names`` with each ``random`` seat's god drawn from the gods nobody named."""
+    free = sorted(set(GODS) - set(names))
+    return [free.pop(rng.randrange(len(free))) if name == "random" else name for name in names]
 
 
 def check_memos(powers: Powers) -> None:

@@ -17,7 +17,7 @@ from bordspel.games.santorini.turns import Action, Board, GodTurn, is_base_shape
 if TYPE_CHECKING:
     from bordspel.games.santorini.engine import SantoriniState
 
-__all__ = ["Powers", "Result", "actions_of", "has_turn", "table", "turn_of"]
+__all__ = ["Powers", "Result", "actions_of", "has_turn", "orders", "table", "turn_of"]
 
 
 class Powers(NamedTuple):
@@ -114,6 +114,27 @@ def table(state: SantoriniState) -> dict[Any, Result]:
             seen.add(result)
             turns.setdefault(turn_of(line.actions), result)
     return turns
+
+
+@functools.lru_cache(maxsize=64)
+def orders(state: SantoriniState) -> dict[Any, tuple[tuple[Action, ...], ...]]:
+    """Each legal turn's other orders: its builds and removals in another order, as played by a
+    line of the generator that reaches the same position (Demeter's two builds either way round)."""
+    _, memos, played, found = lines(state)
+    kept = {result: actions_of(move) for move, result in table(state).items()}
+    others: dict[Any, dict[tuple[Action, ...], None]] = {}
+    for line in found:
+        actions = kept.get(_result(state, memos, played, line))
+        if actions is not None and _reordered(actions, line.actions):
+            others.setdefault(turn_of(actions), {})[line.actions] = None
+    return {move: tuple(found) for move, found in others.items()}
+
+
+def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
+    """Whether ``actions`` are ``kept`` with only builds and removals moved, each kind in its place."""
+    shape = [action if action.kind == "move" else action.kind for action in kept]
+    same = [action if action.kind == "move" else action.kind for action in actions] == shape
+    return same and actions != kept and sorted(actions) == sorted(kept)
 
 
 def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], line: Line) -> Result:

@@ -22,7 +22,17 @@ from bordspel.core import iter_bits
 from bordspel.games.santorini.engine import CLIMB_LIMIT, NEIGHBOURS, SIZE, STEPS, exact_level, height
 from bordspel.games.santorini.turns import Action, Board
 
-__all__ = ["GODS", "GOD_TEXT", "SIMPLE_GODS", "Context", "God", "Line", "complete_towers"]
+__all__ = [
+    "GODS",
+    "GOD_TEXT",
+    "GOD_TEXTS",
+    "GOD_TEXT_NL",
+    "SIMPLE_GODS",
+    "Context",
+    "God",
+    "Line",
+    "complete_towers",
+]
 
 PERIMETER = 0b11111_10001_10001_10001_11111
 """The squares on the edge of the board, as a mask of cells (bit ``row * 5 + col``)."""
@@ -883,3 +893,67 @@ GODS: dict[str, God] = {
 SIMPLE_GODS = frozenset(name for name, god in GODS.items() if god.simple)
 GOD_TEXT: dict[str, str] = {name: god.text for name, god in GODS.items()}
 """Each god's card text, for front ends to show."""
+GOD_TEXT_NL: dict[str, str] = {
+    "apollo": "Jouw verplaatsing: je bouwer mag naar het veld van een bouwer van een tegenstander gaan; "
+    "die bouwer gaat dan naar het veld dat de jouwe net verliet.",
+    "artemis": "Jouw verplaatsing: je bouwer mag nog één keer verplaatsen, maar niet terug naar zijn "
+    "beginveld.",
+    "athena": "Beurt van de tegenstander: als een van je bouwers in je vorige beurt omhoog ging, mogen "
+    "bouwers van tegenstanders deze beurt niet omhoog.",
+    "atlas": "Jouw bouw: je bouwer mag op elke verdieping een koepel bouwen.",
+    "demeter": "Jouw bouw: je bouwer mag nog één keer bouwen, maar niet op hetzelfde veld.",
+    "hephaestus": "Jouw bouw: je bouwer mag nog één blok (geen koepel) op je eerste blok bouwen.",
+    "hermes": "Jouw beurt: als je bouwers niet omhoog of omlaag gaan, mogen ze elk zo vaak verplaatsen "
+    "als je wilt (ook geen keer); daarna bouwt een van beide.",
+    "minotaur": "Jouw verplaatsing: je bouwer mag naar het veld van een bouwer van een tegenstander "
+    "gaan, als die bouwer één veld recht naar achteren kan worden geduwd, naar een vrij veld op elke "
+    "verdieping.",
+    "pan": "Winnen: je wint ook als je bouwer twee of meer verdiepingen omlaag gaat.",
+    "prometheus": "Jouw beurt: als je bouwer niet omhoog gaat, mag hij zowel voor als na het "
+    "verplaatsen bouwen.",
+    "aphrodite": "Elke verplaatsing: als een bouwer van een tegenstander zijn beurt begint naast een "
+    "van je bouwers, moet zijn laatste verplaatsing eindigen naast een van je bouwers.",
+    "ares": "Einde van je beurt: je mag een blok (geen koepel) weghalen van een vrij veld naast je "
+    "bouwer die niet verplaatste.",
+    "bia": "Opzet: zet je bouwers als eerste neer. Jouw verplaatsing: als je bouwer naar een veld gaat "
+    "en op het volgende veld in dezelfde richting een bouwer van een tegenstander staat, gaat die "
+    "bouwer uit het spel.",
+    "chaos": "Opzet: schud alle ongebruikte eenvoudige godenkrachten tot een gesloten stapel. Trek de "
+    "bovenste en leg die open naast de stapel. Altijd: je hebt de kracht van de open kaart. Na elke "
+    "beurt waarin minstens één koepel is gebouwd, leg je die kracht af en trek je een nieuwe. Is de "
+    "stapel op, schud de krachten dan tot een nieuwe stapel en trek de bovenste.",
+    "charon": "Jouw verplaatsing: voor je bouwer verplaatst, mag je een aangrenzende bouwer van een "
+    "tegenstander naar het veld recht aan de andere kant van je bouwer zetten, als dat veld vrij is.",
+    "chronus": "Winnen: je wint ook als er minstens vijf volledige torens op het bord staan.",
+    "circe": "Begin van je beurt: als de bouwers van een tegenstander niet naast elkaar staan, heb "
+    "alleen jij hun kracht tot je volgende beurt.",
+    "dionysus": "Jouw bouw: elke keer dat een bouwer die jij bestuurt een toren volledig maakt, mag je "
+    "een extra beurt spelen met een bouwer van een tegenstander in plaats van je eigen. In die extra "
+    "beurten kan niemand winnen.",
+    "eros": "Opzet: zet je bouwers ergens langs twee tegenover elkaar liggende randen van het bord. "
+    "Winnen: je wint ook als een van je bouwers naar een veld naast je andere bouwer gaat en ze "
+    "allebei op de eerste verdieping staan (met drie spelers: op dezelfde verdieping).",
+    "hera": "Beurt van de tegenstander: een tegenstander kan niet winnen door naar een randveld te gaan.",
+    "hestia": "Jouw bouw: je bouwer mag nog één keer bouwen, maar niet op een randveld.",
+    "hypnus": "Begin van de beurt van de tegenstander: staat een bouwer van je tegenstander hoger dan "
+    "al diens andere bouwers, dan kan hij niet verplaatsen.",
+    "limus": "Beurt van de tegenstander: bouwers van tegenstanders kunnen niet bouwen op velden naast "
+    "je bouwers, behalve een koepel die een toren volledig maakt.",
+    "medusa": "Einde van je beurt: staan er bouwers van tegenstanders op lagere velden naast je "
+    "bouwers, dan bouwen je bouwers daar als het kan, en gaan die bouwers uit het spel.",
+    "morpheus": "Begin van je beurt: leg een blok of koepel op je godenkaart. Jouw bouw: je bouwer "
+    "kan niet gewoon bouwen. Gebruik in plaats daarvan zoveel blokken en koepels van je kaart als je "
+    "wilt en bouw zo vaak.",
+    "persephone": "Beurt van de tegenstander: als het kan, moet minstens één bouwer deze beurt omhoog.",
+    "poseidon": "Einde van je beurt: staat je bouwer die niet verplaatste op de grond, dan mag hij tot "
+    "drie keer bouwen op aangrenzende velden.",
+    "selene": "Opzet: zet een mannelijke en een vrouwelijke bouwer van je kleur neer. Jouw bouw: in "
+    "plaats van je gewone bouw mag je vrouwelijke bouwer op elke verdieping een koepel bouwen, welke "
+    "bouwer ook verplaatste.",
+    "triton": "Jouw verplaatsing: elke keer dat je bouwer naar een randveld gaat, mag hij meteen nog "
+    "eens verplaatsen.",
+    "zeus": "Jouw bouw: je bouwer mag een blok onder zichzelf bouwen.",
+}
+"""Each god's card text in Dutch."""
+GOD_TEXTS: dict[str, dict[str, str]] = {"en": GOD_TEXT, "nl": GOD_TEXT_NL}
+"""The card texts per language."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
-from bordspel.games.santorini.gods import GOD_TEXT
+from bordspel.games.santorini.gods import GOD_TEXTS
 from bordspel.games.santorini.svg import seat_colours
 from bordspel.games.santorini.turns import Action, GodTurn
-from bordspel.games.santorini.web import DOME
+from bordspel.games.santorini.web import DOME, other_orders
 from bordspel.guide import Guide, Rules
 from bordspel.svg import render
 
@@ -105,16 +105,26 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
     }
 
 
-def seat_notes(state: SantoriniState) -> list[str | None]:
-    """Each seat's god card (with Chaos's face-up power), None for a seat without a god."""
+def seat_notes(state: SantoriniState) -> dict[str, list[str | None]]:
+    """Per language, each seat's god card (with Chaos's face-up power), None for a seat without a god."""
+    return {language: _cards(state, language) for language in GOD_TEXTS}
+
+
+FACE_UP = {"en": "Face-up", "nl": "Open kaart"}
+"""The words before Chaos's face-up power."""
+
+
+def _cards(state: SantoriniState, language: str) -> list[str | None]:
+    """Each seat's god card in ``language``."""
     if state.powers is None:
         return [None] * state.players
+    text = GOD_TEXTS[language]
     notes: list[str | None] = []
     for name, memo in zip(state.powers.gods, state.powers.memos):
-        card = f"{name.capitalize()}: {GOD_TEXT[name]}" if name else None
+        card = f"{name.capitalize()}: {text[name]}" if name else None
         if name == "chaos":
             face_up = memo.split("/")[0]
-            card = f"{card} Face-up: {face_up.capitalize()}: {GOD_TEXT[face_up]}"
+            card = f"{card} {FACE_UP[language]}: {face_up.capitalize()}: {text[face_up]}"
         notes.append(card)
     return notes
 
@@ -231,6 +241,7 @@ def rules() -> Rules:
 
 GUIDE = Guide(
     clicks=clicks,
+    orders=other_orders,
     prompts=prompts,
     seat_colours=seat_colours,
     seat_notes=seat_notes,

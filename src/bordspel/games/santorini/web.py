@@ -1,15 +1,17 @@
 """Santorini's moves for the browser: click the two setup squares (in either order), or the
-worker, its target and the build; a god turn's actions one after the other."""
+worker, its target and the build; a god turn's actions one after the other, in any order the
+rules allow that reaches the same position (:func:`other_orders`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bordspel.core import square_name
-from bordspel.games.santorini.engine import SIZE, Placement, Turn
+from bordspel.games.santorini import generator
+from bordspel.games.santorini.engine import SIZE, Placement, SantoriniState, Turn
 from bordspel.games.santorini.turns import Action, GodTurn
 
-__all__ = ["DOME", "move_parts"]
+__all__ = ["DOME", "move_parts", "other_orders"]
 
 DOME = "button:dome"
 """The click, after its square, that makes a build a dome at any level (Atlas, Selene)."""
@@ -26,12 +28,29 @@ def _clicks(action: Action) -> list[str]:
     return [_sq(action.target), DOME] if action.kind == "dome" else [_sq(action.target)]
 
 
+def _path(actions: tuple[Action, ...]) -> list[str]:
+    """The clicks of a turn's actions, one after the other."""
+    return [click for action in actions for click in _clicks(action)]
+
+
 def move_parts(move: Placement | Turn | GodTurn) -> dict[str, Any]:
-    """The browser's clicks for ``move``: the setup squares, worker/target/build, or a god turn's actions."""
+    """The browser's clicks for ``move``: the setup squares, worker/target/build, or a god turn's
+    actions; a turn that moves no worker (Hermes builds only) waits for End turn (``confirm``)."""
     if isinstance(move, GodTurn):
-        return {"paths": [[click for action in move.actions for click in _clicks(action)]]}
+        parts: dict[str, Any] = {"paths": [_path(move.actions)]}
+        if all(action.kind != "move" for action in move.actions):
+            parts["confirm"] = True
+        return parts
     if isinstance(move, Placement):
         first, second = _sq(move.first), _sq(move.second)
         return {"paths": [[first, second], [second, first]]}
     build = [] if move.build is None else [_sq(move.build)]
     return {"paths": [[_sq(move.source), _sq(move.target), *build]]}
+
+
+def other_orders(state: SantoriniState, move: Placement | Turn | GodTurn) -> list[list[str]]:
+    """More clicks for ``move``: its builds in another order that its god allows and that reaches
+    the same position (Demeter's two builds either way round)."""
+    if not isinstance(move, GodTurn):
+        return []
+    return [_path(actions) for actions in generator.orders(state).get(move, ())]

@@ -34,6 +34,7 @@ const bordspel = (() => {
       hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}", hint_score: "{score}, depth {depth}, {nodes} positions",
       hint_line: "Line: {line}", result_win: "a forced win", result_draw: "a draw", result_loss: "a forced loss",
       gods: "God", random: "draw at random", or: " or ", end_turn: "End turn", or_end: "{prompt}, or end your turn",
+      confirm_turn: "press End turn to play this turn",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -59,6 +60,7 @@ const bordspel = (() => {
       hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}", hint_score: "{score}, diepte {depth}, {nodes} stellingen",
       hint_line: "Vervolg: {line}", result_win: "gedwongen winst", result_draw: "remise", result_loss: "gedwongen verlies",
       gods: "God", random: "willekeurig trekken", or: " of ", end_turn: "Beurt klaar", or_end: "{prompt}, of maak je beurt af",
+      confirm_turn: "druk op Beurt klaar om deze beurt te spelen",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -238,7 +240,7 @@ const bordspel = (() => {
       const column = element("div", { class: "seat-choices" }, element("label", { for: select.id }, t("player", { n: seat + 1 }), select));
       for (const [option, limit] of perSeat(meta, name)) {
         const choice = element("select", { name: option, id: `seat-${seat}-${option}`, "data-option": option });
-        for (const value of ["-", "random", ...seatChoices(limit)]) {
+        for (const value of limit.seat_choices) {
           const text = value === "-" ? t("none") : value === "random" ? t("random") : value[0].toUpperCase() + value.slice(1);
           choice.append(element("option", { value, text }));
         }
@@ -249,22 +251,16 @@ const bordspel = (() => {
     }
   }
 
-  // An option chosen seat by seat (a god per seat): each seat's value joined by commas, "-" for
-  // none; "random" for every seat lets the server draw them all, a single seat's is drawn here.
+  // An option chosen seat by seat (a god per seat, from the option's seat_choices: "-" for none,
+  // "random" drawn by the server): each seat's value joined by commas, left out if no seat has one.
   const perSeat = (meta, name) => Object.keys(meta.games[name].options)
     .filter((option) => meta.games[name].limits[option].per_seat).map((option) => [option, meta.games[name].limits[option]]);
-  const TABLE_WIDE = new Set(["", "random", "simple"]); // choices for all seats at once
-  const seatChoices = (limit) => limit.choices.filter((value) => !TABLE_WIDE.has(value));
 
   function seatOptions(meta, name) {
     const options = {};
-    for (const [option, limit] of perSeat(meta, name)) {
+    for (const [option] of perSeat(meta, name)) {
       const chosen = [...document.querySelectorAll(`#seats select[data-option="${option}"]`)].map((s) => s.value);
-      if (chosen.every((value) => value === "-")) continue;
-      const free = seatChoices(limit).filter((value) => !chosen.includes(value));
-      const draw = () => free.splice(Math.floor(Math.random() * free.length), 1)[0];
-      const all = chosen.every((value) => value === "random");
-      options[option] = all ? "random" : chosen.map((value) => (value === "random" ? draw() : value)).join(",");
+      if (chosen.some((value) => value !== "-")) options[option] = chosen.join(",");
     }
     return options;
   }
@@ -458,7 +454,8 @@ const bordspel = (() => {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" }, swatch,
       element("span", { class: "name", text: seatName(view, seat) }));
     if (view.seats[seat] !== "human") item.append(element("span", { class: "seat", text: ` · ${t("seat", { n: seat + 1 })}` }));
-    if (view.seat_notes[seat]) item.append(element("p", { class: "note", text: view.seat_notes[seat] }));
+    const note = (view.seat_notes[language] || view.seat_notes.en)[seat];
+    if (note) item.append(element("p", { class: "note", text: note }));
     return item;
   }
 
@@ -495,7 +492,8 @@ const bordspel = (() => {
     const steps = [...new Set(matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean))];
     const words = page.view.prompts[language] || page.view.prompts.en || {};
     const next = steps.map((step) => words[step] || step).join(t("or"));
-    return finished(page) && next ? t("or_end", { prompt: next }) : next;
+    if (!finished(page)) return next;
+    return next ? t("or_end", { prompt: next }) : t("confirm_turn");
   }
 
   // "Computer (hard) is thinking… 3 s of 10 s": the time since this page saw the position.
@@ -699,7 +697,8 @@ const bordspel = (() => {
     if (node) advance(page, tokenOf(node));
   }
 
-  // One more click (a square, a piece or a button); a whole turn that cannot go on is sent.
+  // One more click (a square, a piece or a button); a whole turn that cannot go on is sent, unless
+  // its move parts ask for a confirmation (End turn).
   function advance(page, token) {
     if (page.busy || !page.view) return;
     const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
@@ -709,7 +708,7 @@ const bordspel = (() => {
       page.clicks = paths(page).some(({ path }) => path[0] === token) ? [token] : [];
     }
     const done = finished(page);
-    if (done && !matching(page).some(({ path }) => path.length > page.clicks.length)) {
+    if (done && !done.move.confirm && !matching(page).some(({ path }) => path.length > page.clicks.length)) {
       send(page, "moves", { move: done.move.text });
     } else {
       highlight(page);
