@@ -40,16 +40,35 @@ class AECEnvironment(Protocol):
     metadata: dict[str, Any]
 
     @property
-    def unwrapped(self) -> raw_env: ...
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None: ...
-    def step(self, action: SupportsInt | None) -> None: ...
-    def observe(self, agent: str) -> Any: ...
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]: ...
-    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]: ...
-    def observation_space(self, agent: str) -> spaces.Space[Any]: ...
-    def action_space(self, agent: str) -> spaces.Space[Any]: ...
-    def render(self) -> Any: ...
-    def close(self) -> None: ...
+    def unwrapped(self) -> raw_env:
+        """The environment without PettingZoo's guards."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (seeded)."""
+
+    def step(self, action: SupportsInt | None) -> None:
+        """Play the selected agent's action (None once it is done)."""
+
+    def observe(self, agent: str) -> Any:
+        """What ``agent`` sees now."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agents in turn until every one is done."""
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The space of ``agent``'s observations."""
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The space of ``agent``'s actions."""
+
+    def render(self) -> Any:
+        """The picture of the render mode."""
+
+    def close(self) -> None:
+        """Release what rendering holds."""
 
 
 def env(
