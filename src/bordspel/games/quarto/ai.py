@@ -590,7 +590,7 @@ KNOWLEDGE = Knowledge(
     levels={
         "easy": "random",
         "medium": "alphabeta:depth=2,solver=0",
-        "hard": "alphabeta:time=1,solver_time=0.9",
+        "hard": "alphabeta:time=1,solver_share=0.9",
         "perfect": "alphabeta:time=600,solver_time=600,search_time=1",
         "easy-v1": "random",
         "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
