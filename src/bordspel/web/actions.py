@@ -17,6 +17,7 @@ from bordspel.web.store import Conflict, Forbidden, StoredGame
 
 __all__ = ["ai_move", "answer_takeback", "human_move", "outcome", "resign", "undo"]
 
+
 def _person(stored: StoredGame, seat: int | None) -> int:
     """The caller's seat, when it is a person's."""
     if seat is None:
