@@ -180,6 +180,29 @@ def test_medusa_petrifies_lower_neighbours() -> None:
     assert after.to_str().split()[1] == "workers=b3a1,xe5"
 
 
+def test_a_turn_is_written_in_its_fewest_actions() -> None:
+    state = SantoriniState.from_str(
+        "00000/00000/00000/00000/00000 workers=b2c3,c2c4 turn=1 players=2 gods=artemis,atlas"
+    )
+    moves = {move.to_str() for move in state.legal_moves()}
+    assert "c3d3e3" in moves  # Artemis's one move, not c3d2+d2d3+e3 that ends the same way
+    assert "c3d2+d2d3+e3" not in moves
+    assert "c3d4+d4d3+e3" not in moves
+    assert state.play("c3d3e3").to_str().startswith("00000/00000/00001/")
+
+
+def test_medusa_does_not_petrify_next_to_limus() -> None:
+    state = SantoriniState.from_str(
+        "00000/00000/02000/00000/00000 workers=a5b3,c3c4 turn=1 players=2 gods=medusa,limus"
+    )
+    after = state.play("a5a4a3")
+    assert after.to_str().split()[1] == "workers=a4b3,c3c4"  # c3 is next to Limus's worker on c4
+    alone = SantoriniState.from_str(
+        "00000/00000/02000/00000/00000 workers=a5b3,c3e1 turn=1 players=2 gods=medusa,limus"
+    )
+    assert alone.play("a5a4a3").to_str().split()[1] == "workers=a4b3,xe1"
+
+
 def test_morpheus_counts_the_pieces_on_the_card() -> None:
     state = CASES["morpheus"][0]
     assert "gods=morpheus:1," in state.play("c3b3+a3").to_str()

@@ -313,7 +313,8 @@ def placement(state: State) -> Any:
     for cell in state.workers:
         if cell >= 0:
             rivals |= NEIGHBOURS[cell]
-    return max(state.legal_moves(), key=lambda move: _placement_value(move, rivals))
+    placements = [move for move in state.legal_moves() if isinstance(move, Placement)]
+    return max(placements, key=lambda move: _placement_value(move, rivals))
 
 
 def _placement_value(move: Placement, rivals: int) -> float:

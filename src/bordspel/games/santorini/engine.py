@@ -18,7 +18,7 @@ import random
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeGuard
 
 from bordspel.core import (
     MAX_MOVE_TEXT,
@@ -36,6 +36,9 @@ from bordspel.core import (
 )
 from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
 from bordspel.options import BadOption, Choice, Flag
+
+if TYPE_CHECKING:  # imported for real at the end (the turns module reads this one)
+    from bordspel.games.santorini.turns import GodTurn
 
 __all__ = [
     "BOX_SUPPLY",
@@ -320,6 +323,10 @@ class Turn(NamedTuple):
         return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
 
 
+SantoriniMove: TypeAlias = "Placement | Turn | GodTurn"
+"""A setup placement, a turn of one move and one build, or any other god turn."""
+
+
 def _squares(text: str) -> list[int]:
     """The cells named in a move's text."""
     return [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
@@ -372,7 +379,7 @@ class GodChoice:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State["SantoriniMove"]):
+class SantoriniState(State[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners", "powers")
@@ -578,14 +585,14 @@ class SantoriniState(State["SantoriniMove"]):
         leading = [s % self.colours for s in first]
         return leading + [s for s in seats if s not in leading]
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[SantoriniMove]:
         if self.winners is not None:
             return []
         if self.in_setup:
             return list(self._placements())
         if self.powers is not None:
             return list(generator.table(self))
-        moves: list[Any] = []
+        moves: list[SantoriniMove] = []
         for source, target, builds in self._turns():
             if builds < 0:
                 moves.append(Turn(source, target, None))
@@ -602,7 +609,7 @@ class SantoriniState(State["SantoriniMove"]):
         counted = native_perft(self, depth)  # the compiled module when it is built
         return super().perft(depth) if counted is None else counted
 
-    def random_move(self, rng: random.Random) -> Any:
+    def random_move(self, rng: random.Random) -> SantoriniMove:
         """A uniformly random legal move.
 
         Draws worker, move direction and build direction at random and keeps the first legal
@@ -871,7 +878,7 @@ class SantoriniState(State["SantoriniMove"]):
         except (ValueError, IndexError, KeyError) as error:
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
-    def move_from_str(self, text: str) -> Any:
+    def move_from_str(self, text: str) -> SantoriniMove:
         text = check_text(text, MAX_MOVE_TEXT, "a move")
         if self.in_setup:
             return Placement.from_str(text)
@@ -1074,6 +1081,3 @@ from bordspel.games.santorini import generator  # noqa: E402  (the generator rea
 from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
 from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402
-
-SantoriniMove = Placement | Turn | GodTurn
-"""A setup placement, a turn of one move and one build, or any other god turn."""

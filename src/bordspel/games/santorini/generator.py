@@ -15,7 +15,7 @@ from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, G
 from bordspel.games.santorini.turns import Action, Board, GodTurn, is_base_shape
 
 if TYPE_CHECKING:
-    from bordspel.games.santorini.engine import SantoriniState
+    from bordspel.games.santorini.engine import SantoriniState, Turn
 
 __all__ = ["Powers", "Result", "actions_of", "has_turn", "orders", "table", "turn_of"]
 
@@ -103,16 +103,19 @@ def has_turn(state: SantoriniState) -> bool:
 def table(state: SantoriniState) -> dict[Any, Result]:
     """Every legal turn of the player to move (in its shortest form) and what it leads to.
 
-    Turns that lead to the same position are one turn: the first one generated is kept.
+    Turns that lead to the same position are one turn: the one of fewest actions is kept (the
+    first generated of those), so Artemis's single move is not written as two moves.
     """
     _, memos, played, found = lines(state)
-    turns: dict[Any, Result] = {}
-    seen: set[Result] = set()
+    shortest: dict[Result, tuple[Action, ...]] = {}
     for line in found:
         result = _result(state, memos, played, line)
-        if result not in seen:
-            seen.add(result)
-            turns.setdefault(turn_of(line.actions), result)
+        kept = shortest.get(result)
+        if kept is None or len(line.actions) < len(kept):
+            shortest[result] = line.actions
+    turns: dict[Any, Result] = {}
+    for result, actions in shortest.items():
+        turns.setdefault(turn_of(actions), result)
     return turns
 
 
@@ -160,7 +163,7 @@ def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], li
     return Result(line.board, after, up, winners)
 
 
-def turn_of(actions: tuple[Action, ...]) -> Any:
+def turn_of(actions: tuple[Action, ...]) -> Turn | GodTurn:
     """A :class:`~bordspel.santorini.Turn` when the actions are one move (and one build), else a GodTurn."""
     from bordspel.games.santorini.engine import Turn
 

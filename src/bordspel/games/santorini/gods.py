@@ -735,7 +735,12 @@ class Medusa(God):
             for neighbour in iter_bits(NEIGHBOURS[cell] & board.occupied()):
                 victim = board.worker_on(neighbour)
                 lower = height(board.levels, neighbour) < height(board.levels, cell)
-                if ctx.is_rival_worker(victim) and lower and board.has_piece(neighbour):
+                if (
+                    ctx.is_rival_worker(victim)
+                    and lower
+                    and board.has_piece(neighbour)
+                    and ctx.may_build(board, neighbour)  # Limus: not next to his workers
+                ):
                     board = board.removed(victim).built(neighbour)
         yield line._replace(board=board)
 
