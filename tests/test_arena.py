@@ -106,6 +106,15 @@ def test_confidence_intervals_and_elo() -> None:
     assert "60.0%" in Standings({"x": stats}).table()
 
 
+def test_a_clean_sweep_has_only_a_bound_on_its_elo() -> None:
+    winner = PlayerStats("w", wins=20, scores=[1.0] * 20)
+    loser = PlayerStats("l", losses=20, scores=[0.0] * 20)
+    assert winner.interval()[1] == 1.0 and loser.interval()[0] == 0.0
+    table = Standings({"w": winner, "l": loser}).table()
+    assert ">=+" in table and ",+inf]" in table  # no made-up upper end such as +6261
+    assert "<=-" in table and "[-inf," in table
+
+
 def test_arena_refuses_bad_players() -> None:
     with pytest.raises(BordspelError, match="unknown player"):
         run_arena("quarto", ["random", "wizard"], 2, progress=None)

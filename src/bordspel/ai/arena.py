@@ -275,7 +275,9 @@ class PlayerStats:
         z = 1.96
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         spread = z * math.sqrt(variance / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - spread), min(1.0, centre + spread)
+        low = 0.0 if p <= 0.0 else max(0.0, centre - spread)  # exact ends: no rounding into an Elo
+        high = 1.0 if p >= 1.0 else min(1.0, centre + spread)
+        return low, high
 
 
 def elo(score: float) -> float:
