@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from bordspel.cli import main
 from bordspel.core import BordspelError, game_class, new_game
 from bordspel.games.santorini.ai import evaluate_v1, placement, threatens, zobrist
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
+from tests.variants import FIRSTS
 
 WIN_IN_THREE = "00001/11220/01112/31212/10033 workers=e2d4,b5b3 turn=1 players=2"
 
@@ -80,12 +82,17 @@ def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     assert "does not search" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("game", ["hermit", "santorini", "quarto"])
-def test_every_level_has_a_frozen_baseline(game: str) -> None:
+BASELINED = [
+    (game, options) for game, options in FIRSTS if any(v.endswith("-v1") for v in knowledge(game).levels)
+]
+
+
+@pytest.mark.parametrize("game, options", BASELINED, ids=[game for game, _ in BASELINED])
+def test_every_level_has_a_frozen_baseline(game: str, options: dict[str, Any]) -> None:
     levels = knowledge(game).levels
     for level in LEVELS:
         assert f"{level}-v1" in levels
-        state = new_game(game, **({"size": 4} if game == "hermit" else {}))
+        state = new_game(game, **options)
         player = make_player(f"{level}-v1:time=0.05" if level in ("hard", "perfect") else f"{level}-v1", game)
         assert player.step(state) in state.legal_moves()
 

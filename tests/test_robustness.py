@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bordspel.ai.registry import LEVELS, make_player
+from bordspel.ai.registry import knowledge, make_player
 from bordspel.core import (
     MAX_MOVE_TEXT,
     MAX_POSITION_TEXT,
@@ -76,8 +76,10 @@ def test_a_loaded_state_is_still_immutable() -> None:
 
 
 def _specs(game: str) -> list[str]:
-    specs = ["random", "greedy", "alphabeta:depth=2", "mcts:playouts=20", *LEVELS]
-    return [*specs, "mirror"] if game == "hermit" else specs
+    """The generic players, the game's levels (not the frozen baselines) and its own players."""
+    known = knowledge(game)
+    levels = [level for level in known.levels if not level.endswith("-v1")]
+    return ["random", "greedy", "alphabeta:depth=2", "mcts:playouts=20", *levels, *known.players]
 
 
 @pytest.mark.parametrize("game, spec", [(g, s) for g in GAMES for s in _specs(g)])

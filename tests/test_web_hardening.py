@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from bordspel.ai.registry import knowledge
+from bordspel.core import available_games
 from bordspel.record import Game
 from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks
 from bordspel.web.app import create_app
@@ -172,8 +174,8 @@ def test_a_new_database_is_private_with_foreign_keys(tmp_path: Path) -> None:
 
 
 def test_every_level_gets_the_servers_time_budget() -> None:
-    for game in ("hermit", "santorini", "quarto"):
-        for level in ("easy", "medium", "hard", "perfect"):
+    for game in available_games():
+        for level in knowledge(game).levels:
             spec = budgeted_spec(game, level, 4.0)
             options = dict(part.split("=") for part in spec.split(":")[1].split(","))
             assert float(options["time"]) <= 4.0 and float(options["solver_time"]) <= 2.0, spec
