@@ -149,3 +149,12 @@ def test_a_hermes_turn_without_a_move_waits_for_end_turn() -> None:
     state = SantoriniState.from_str(CORRIDOR.format("hermes,-"))
     waiting = {m.to_str() for m in state.legal_moves() if move_parts(m).get("confirm")}
     assert waiting == {"b3", "d3"}
+
+
+def test_the_rules_page_explains_the_start_pages_options(client: TestClient) -> None:
+    rules = client.get("/api/rules/santorini").json()
+    for language, cards in (("en", GOD_TEXT), ("nl", GOD_TEXT_NL)):
+        paragraphs = [p for _, section, _ in rules["texts"][language]["sections"] for p in section]
+        for god, card in cards.items():
+            assert f"{god.capitalize()}: {card}" in paragraphs
+        assert any("22" in p and "18" in p for p in paragraphs)  # the finite supply's pieces

@@ -53,7 +53,8 @@ def rules() -> Rules:
                     "The aim",
                     [
                         "Two players take turns placing blocks on a square board. The player who "
-                        "cannot place a block any more loses."
+                        "cannot place a block any more loses. The start page sets the board's size "
+                        "(from 1x1 to 16x16; 5x5 by default): larger boards make longer games."
                     ],
                     None,
                 ),
@@ -93,7 +94,8 @@ def rules() -> Rules:
                     "Het doel",
                     [
                         "Twee spelers zetten om de beurt een blok op een vierkant bord. Wie geen blok "
-                        "meer kan zetten, verliest."
+                        "meer kan zetten, verliest. De startpagina kiest de grootte van het bord "
+                        "(van 1x1 tot 16x16; standaard 5x5): grotere borden geven langere partijen."
                     ],
                     None,
                 ),

@@ -188,6 +188,7 @@ def rules() -> Rules:
                     ],
                     None,
                 ),
+                *_variant_sections("en"),
             ],
         },
         "nl": {
@@ -234,9 +235,51 @@ def rules() -> Rules:
                     ],
                     None,
                 ),
+                *_variant_sections("nl"),
             ],
         },
     }
+
+
+VARIANT_TEXT = {
+    "en": {
+        "supply": (
+            "Finite supply",
+            "With the finite supply the box's pieces run out: 22 blocks of level 1, 18 of level 2, "
+            "14 of level 3 and 18 domes. A build needs a piece of its level.",
+        ),
+        "gods": (
+            "God powers",
+            "In a game with gods each seat has a god card (chosen or drawn at random on the start "
+            "page) that bends one rule for its owner; the cards are shown beside the board during "
+            "the game. The thirty gods of the base game:",
+        ),
+    },
+    "nl": {
+        "supply": (
+            "Beperkte voorraad",
+            "Met de beperkte voorraad raken de stukken uit de doos op: 22 blokken van verdieping 1, "
+            "18 van verdieping 2, 14 van verdieping 3 en 18 koepels. Bouwen kan alleen met een stuk "
+            "van die verdieping.",
+        ),
+        "gods": (
+            "Godenkrachten",
+            "In een spel met goden heeft elke plaats een godenkaart (gekozen of getrokken op de "
+            "startpagina) die één regel voor zijn eigenaar verandert; tijdens het spel staan de "
+            "kaarten naast het bord. De dertig goden van het basisspel:",
+        ),
+    },
+}
+"""The rules page's sections on the options of the start page, per language."""
+
+
+def _variant_sections(language: str) -> list[tuple[str, list[str], str | None]]:
+    """The rules of the finite supply and of the god powers, with every god's card text."""
+    text = VARIANT_TEXT[language]
+    supply_title, supply = text["supply"]
+    gods_title, gods = text["gods"]
+    cards = [f"{name.capitalize()}: {card}" for name, card in GOD_TEXTS[language].items()]
+    return [(supply_title, [supply], None), (gods_title, [gods, *cards], None)]
 
 
 GUIDE = Guide(
