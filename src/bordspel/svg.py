@@ -152,11 +152,12 @@ def group(body: Sequence[str], **attrs: object) -> str:
     return el("g", **attrs)[:-2] + ">" + "".join(body) + "</g>"
 
 
-def document(width: float, height: float, body: list[str], size: int) -> str:
+def document(width: float, height: float, body: list[str], size: int, beside: str = "") -> str:
     scale = size / width
+    extra = f' data-beside="{beside}"' if beside else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height * scale:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif">'
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif"{extra}>'
         + "".join(body)
         + "</svg>"
     )
@@ -273,10 +274,30 @@ def caption(state: State, width: float, y: float) -> str:
     return el("text", text, x=width / 2, y=y, font_size=13, text_anchor="middle", fill=INK)
 
 
-def finish(state: State, frame: Frame, body: list[str], options: Options, size: int, below: float = 0) -> str:
-    """The document: the board ``frame`` and ``below`` units under it, and the caption if asked."""
+def finish(
+    state: State,
+    frame: Frame,
+    body: list[str],
+    options: Options,
+    size: int,
+    below: float = 0,
+    tray: Sequence[str] = (),
+) -> str:
+    """The document: the board ``frame`` and ``below`` units under it, and the caption if asked.
+
+    A ``tray`` (drawn in the ``below`` units, as wide as the board: Quarto's pieces to give) is
+    grouped (``class="tray"``) so that a page may lay it beside the board instead; without a
+    caption the picture then says how: ``data-beside="width height dx dy"``, the picture's size
+    with the tray beside the board and the tray's shift there.
+    """
     width, height = frame.width, frame.height + below
+    if tray:
+        body = [*body, group(tray, class_="tray")]
+    beside = ""
+    if tray and not options.caption:
+        wide, high = 2 * width - MARGIN, max(frame.height, below + 2 * MARGIN)
+        beside = f"{wide:.0f} {high:.0f} {width - MARGIN:.0f} {MARGIN - frame.height:.0f}"
     if options.caption:
         body = [*body, caption(state, width, height + 10)]
         height += 24
-    return document(width, height, body, size)
+    return document(width, height, body, size, beside)

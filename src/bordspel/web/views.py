@@ -13,6 +13,7 @@ from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
+from bordspel.ai.registry import BASELINE
 from bordspel.core import Outcome, State, available_games, game_class, game_part, game_spec
 from bordspel.guide import guide_of
 from bordspel.web.actions import outcome
@@ -151,9 +152,12 @@ def _offered(default: object, limit: dict[str, Any]) -> bool:
 
 
 def meta() -> dict[str, Any]:
-    """The games, the options a start page can offer with their limits, and the seats' choices."""
+    """The games, the options a start page can offer with their limits, and the seats' choices:
+    the ``levels`` to offer players and the frozen ``baselines`` (``hard-v1``), kept for research
+    (a seat may still be one)."""
     games = {}
     for name in available_games():
+        levels = seat_choices(name)[1:]
         cls = game_class(name)
         limits = {key: limit.describe() for key, limit in cls.option_limits.items()}
         params = inspect.signature(cls.initial).parameters
@@ -164,6 +168,7 @@ def meta() -> dict[str, Any]:
             "options": options,
             "limits": limits,
             "seats": cls.initial().num_players,
-            "levels": seat_choices(name)[1:],
+            "levels": [level for level in levels if not level.endswith(BASELINE)],
+            "baselines": [level for level in levels if level.endswith(BASELINE)],
         }
     return {"games": games, "levels": list(LEVELS)}

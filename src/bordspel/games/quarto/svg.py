@@ -2,7 +2,8 @@
 
 A piece is tall or short (the height of its side), square or round (a box or a cylinder),
 hollow or solid (a hole in its top) and light or dark (red and blue in the standard set).
-Under the board: the piece in hand and the pieces still to give, each with its letter.
+Under the board (or beside it, on a wide page): the piece in hand and the pieces still to give,
+each with its letter.
 """
 
 from __future__ import annotations
@@ -117,8 +118,7 @@ def draw(state: QuartoState, options: Options, size: int) -> str:
     body += overlays(frame, options)
     if options.interactive:
         body += click_targets(frame)
-    body += _strip(state, frame, colours, options)
-    return finish(state, frame, body, options, size, STRIP)
+    return finish(state, frame, body, options, size, STRIP, tray=_strip(state, frame, colours, options))
 
 
 def _strip(state: QuartoState, frame: Frame, colours: tuple[str, str], options: Options) -> list[str]:

@@ -35,6 +35,9 @@ const bordspel = (() => {
       hint_line: "Line: {line}", result_win: "a forced win", result_draw: "a draw", result_loss: "a forced loss",
       gods: "God", random: "draw at random", or: " or ", end_turn: "End turn", or_end: "{prompt}, or end your turn",
       confirm_turn: "press End turn to play this turn",
+      changed: "The game changed meanwhile; the board shows the current position.",
+      replay_status: "Replaying move {ply} of {plies}", replay_status_start: "Replaying the start position ({plies} moves)",
+      back_to_game: "Back to the game",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -61,6 +64,9 @@ const bordspel = (() => {
       hint_line: "Vervolg: {line}", result_win: "gedwongen winst", result_draw: "remise", result_loss: "gedwongen verlies",
       gods: "God", random: "willekeurig trekken", or: " of ", end_turn: "Beurt klaar", or_end: "{prompt}, of maak je beurt af",
       confirm_turn: "druk op Beurt klaar om deze beurt te spelen",
+      changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
+      replay_status: "Terugkijken: zet {ply} van {plies}", replay_status_start: "Terugkijken: de beginstelling ({plies} zetten)",
+      back_to_game: "Terug naar het spel",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -278,7 +284,7 @@ const bordspel = (() => {
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
     const page = {
       id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
-      replay: null, thinking: null, timer: null, hint: null,
+      replay: null, thinking: null, timer: null, hint: null, error: null,
     };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
@@ -299,6 +305,7 @@ const bordspel = (() => {
       if (item) replayTo(page, Number(item.dataset.ply));
     });
     document.addEventListener("keydown", (event) => keyboard(page, event));
+    addEventListener("resize", fitBoard);
     onLanguage.push(() => page.view && showParts(page));
     refresh(page);
     listen(page);
@@ -322,15 +329,18 @@ const bordspel = (() => {
     if (page.busy) return;
     try {
       const view = await api("GET", `/api/games/${page.id}`, undefined, page.token);
+      if (page.error && page.error.lost) showError(page, null); // the server answers again
       if (!page.busy && (!page.view || view.version !== page.view.version)) show(page, view);
     } catch (error) {
-      $("#message").textContent = error.message;
+      showError(page, Object.assign(error, { lost: true }));
     }
   }
 
+  // A request refused because the game changed meanwhile (409) shows the board as it is now; the
+  // computer's move asked for by this page needs no words then (another page asked first).
   async function send(page, action, body) {
     page.busy = true;
-    $("#message").textContent = "";
+    showError(page, null);
     try {
       const view = await api("POST", `/api/games/${page.id}/${action}`, { version: page.view.version, ...body }, page.token);
       page.busy = false;
@@ -339,9 +349,21 @@ const bordspel = (() => {
       page.clicks = [];
       page.busy = false;
       await refresh(page);
-      $("#message").textContent = error.message;
+      if (action !== "ai" || error.status !== 409) showError(page, error);
     }
     page.busy = false;
+  }
+
+  // The error under the board, until a newer position is drawn: a conflict in the page's own
+  // words (the board already shows the current position), any other in the server's.
+  function showError(page, error) {
+    page.error = error && { lost: Boolean(error.lost), key: error.status === 409 ? "changed" : null, text: error.message };
+    showMessage(page);
+  }
+
+  function showMessage(page) {
+    const error = page.error;
+    $("#message").textContent = !error ? "" : error.key ? t(error.key) : error.text;
   }
 
   function resign(page) {
@@ -363,7 +385,7 @@ const bordspel = (() => {
     const previous = page.view;
     page.view = view;
     page.clicks = [];
-    if (previous && previous.version !== view.version) $("#message").textContent = "";
+    if (previous && previous.version !== view.version) page.error = null;
     if (page.hint && page.hint.version !== view.version) page.hint = null;
     if (page.replay !== null && page.replay > view.ply) page.replay = null;
     if (page.replay === null) {
@@ -383,19 +405,23 @@ const bordspel = (() => {
     const title = view.title[language] || view.game;
     document.title = `bordspel — ${title}`;
     $("#title").textContent = title;
-    $("#rules-link").href = `/rules/${view.game}`;
+    // The rules page offers the way back to this game: its address (with the seat) in the rules
+    // page's fragment, which the browser never sends to the server.
+    $("#rules-link").href = `/rules/${view.game}#from=${encodeURIComponent(location.pathname + location.hash)}`;
     $("#rules-link").hidden = !view.rules;
     $("#moves").replaceChildren(...view.moves.map((m, i) => element("li", {
       "data-ply": String(i + 1), class: page.replay === i + 1 ? "current" : "", tabindex: "0", text: m,
     })));
     if (page.replay === null) $("#moves").scrollTop = 1e9;
     $("#players").replaceChildren(...view.seats.map((_, seat) => player(view, seat)));
+    $("#seat-line").replaceChildren(...view.seats.map((_, seat) => seatLine(view, seat)));
     toolbar(page); // before the status: the toolbar's choices decide which moves fit
     showStatus(page);
     controls(page);
     highlight(page);
     showReplay(page);
     showHint(page);
+    showMessage(page);
     fitBoard();
   }
 
@@ -409,7 +435,7 @@ const bordspel = (() => {
       if (page.hint && page.hint.version === version && found.version === version) page.hint.found = found;
     } catch (error) {
       page.hint = null;
-      $("#message").textContent = error.message;
+      showError(page, error);
     }
     showHint(page);
   }
@@ -447,15 +473,28 @@ const bordspel = (() => {
     }
   }
 
-  function player(view, seat) {
-    const colour = view.seat_colours[seat];
+  function swatchOf(colour) {
     const swatch = element("span", { class: colour ? "swatch" : "swatch none" });
     if (colour) swatch.style.background = colour;
-    const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" }, swatch,
-      element("span", { class: "name", text: seatName(view, seat) }));
+    return swatch;
+  }
+
+  function player(view, seat) {
+    const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
+      swatchOf(view.seat_colours[seat]), element("span", { class: "name", text: seatName(view, seat) }));
     if (view.seats[seat] !== "human") item.append(element("span", { class: "seat", text: ` · ${t("seat", { n: seat + 1 })}` }));
     const note = (view.seat_notes[language] || view.seat_notes.en)[seat];
     if (note) item.append(element("p", { class: "note", text: note }));
+    return item;
+  }
+
+  // On a phone the players list is below the board: a line above it says who is who
+  // ("You: ●  Computer (hard): ●").
+  function seatLine(view, seat) {
+    const colour = view.seat_colours[seat];
+    const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
+      element("span", { class: "name", text: colour ? `${seatName(view, seat)}:` : seatName(view, seat) }));
+    if (colour) item.append(swatchOf(colour));
     return item;
   }
 
@@ -468,9 +507,12 @@ const bordspel = (() => {
   function showStatus(page) {
     const view = page.view;
     const status = $("#status");
-    status.classList.toggle("over", Boolean(view.outcome));
+    status.classList.toggle("over", Boolean(view.outcome) && page.replay === null);
     stopThinking(page);
-    if (view.outcome) {
+    if (page.replay !== null) {
+      const key = page.replay ? "replay_status" : "replay_status_start";
+      status.textContent = t(key, { ply: page.replay, plies: view.ply });
+    } else if (view.outcome) {
       const winners = view.outcome.winners;
       const how = ending(view);
       if (!winners.length) status.textContent = t("draw", { how });
@@ -521,7 +563,9 @@ const bordspel = (() => {
     $("#you").textContent = view.you === null ? t("watching") : t("playing", { n: view.you + 1 });
     for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
     $("#undo").textContent = againstPeople ? t("ask_takeback") : t("undo");
-    $("#undo").disabled = view.ply === 0 || view.takeback !== null || (view.outcome && view.outcome.termination === "resignation");
+    // Against the computer a lost game may be taken back; a person is not asked once it is over.
+    const over = view.outcome && (againstPeople || view.outcome.termination === "resignation");
+    $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(over);
     $("#resign").disabled = Boolean(view.outcome);
     if (!$("#resign").dataset.confirm || view.outcome) {
       delete $("#resign").dataset.confirm;
@@ -620,7 +664,7 @@ const bordspel = (() => {
     for (const node of document.querySelectorAll("#board [data-square], #board [data-piece]")) {
       const token = tokenOf(node);
       node.classList.toggle("target", next.has(token));
-      node.classList.toggle("chosen", chosen.has(token));
+      node.classList.toggle("chosen", chosen.has(token) && !next.has(token)); // a target looks like one
     }
     slide(page);
     preview(page, null);
@@ -771,8 +815,6 @@ const bordspel = (() => {
   }
 
   // -- the board picture -----------------------------------------------------------------------
-  // On a small screen the picture keeps every click target at least 44 pixels wide, scrolling
-  // sideways if it must.
   function drawBoard(svgText) {
     const board = $("#board");
     board.innerHTML = svgText;
@@ -781,20 +823,39 @@ const bordspel = (() => {
     translatePage();
     picture.removeAttribute("width");
     picture.removeAttribute("height");
-    const width = Number(picture.getAttribute("viewBox").split(/\s+/)[2]);
+  }
+
+  const sizeOf = (viewBox) => viewBox.split(/\s+/).slice(2).map(Number);
+
+  // The picture fills the column but stays within the window's height, below the status and
+  // toolbar and above the replay buttons. On a small screen it keeps every click target at least
+  // 44 pixels wide, scrolling sideways if it must.
+  function fitBoard() {
+    const picture = $("#board svg");
+    if (!picture) return;
+    const room = Math.round($("#board").getBoundingClientRect().top + window.scrollY) + 75;
+    layOut(picture, Math.max(320, window.innerHeight - room));
+    const [width, height] = sizeOf(picture.getAttribute("viewBox"));
+    picture.style.maxWidth = `max(320px, calc((100vh - ${room}px) * ${(width / height).toFixed(3)}))`;
     const targets = [...picture.querySelectorAll(".square, .piece")].map((node) => Number(node.getAttribute("width")));
     const border = 2; // the picture's frame, inside its width
     if (targets.length) picture.style.minWidth = `${Math.ceil((width * TOUCH) / Math.min(...targets)) + border}px`;
   }
 
-  // The picture fills the column but stays within the window's height, below the status and
-  // toolbar and above the replay buttons.
-  function fitBoard() {
-    const picture = $("#board svg");
-    if (!picture) return;
-    const [, , width, height] = picture.getAttribute("viewBox").split(/\s+/).map(Number);
-    const room = Math.round($("#board").getBoundingClientRect().top + window.scrollY) + 75;
-    picture.style.maxWidth = `max(320px, calc((100vh - ${room}px) * ${(width / height).toFixed(3)}))`;
+  // A picture with a tray under the board (data-beside="width height dx dy": see bordspel.svg)
+  // lays it beside the board when the board is larger so: on a wide screen, not on a phone.
+  function layOut(picture, high) {
+    const tray = picture.querySelector(".tray");
+    if (!picture.dataset.beside || !tray) return;
+    if (!picture.dataset.under) picture.dataset.under = picture.getAttribute("viewBox");
+    const [width, height, dx, dy] = picture.dataset.beside.split(/\s+/).map(Number);
+    const [underWidth, underHeight] = sizeOf(picture.dataset.under);
+    const column = $("#board").clientWidth;
+    const scale = (w, h) => Math.min(column / w, high / h);
+    const beside = scale(width, height) > scale(underWidth, underHeight);
+    picture.setAttribute("viewBox", beside ? `0 0 ${width} ${height}` : picture.dataset.under);
+    if (beside) tray.setAttribute("transform", `translate(${dx} ${dy})`);
+    else tray.removeAttribute("transform");
   }
 
   function animateArrival() {
@@ -809,10 +870,17 @@ const bordspel = (() => {
   }
 
   // -- the rules pages ---------------------------------------------------------------------------
+  const GAME_ADDRESS = /^\/games\/[\w-]+(#seat=[\w-]+)?$/; // a game page of this site, nothing else
   async function rulesPage() {
     const game = location.pathname.split("/").pop();
     const rules = await api("GET", `/api/rules/${game}`);
     $("#play-this").href = `/?game=${encodeURIComponent(game)}`;
+    const from = new URLSearchParams(location.hash.slice(1)).get("from");
+    if (from && GAME_ADDRESS.test(from)) {
+      $("#back-to-game").href = from;
+      $("#back-to-game").hidden = false;
+      $("#play-this").classList.remove("primary");
+    }
     const draw = () => {
       const text = rules.texts[language] || rules.texts.en;
       $("#rules-title").textContent = text.title;

@@ -1,0 +1,247 @@
+"""The browser app's usability audit, point by point, in a real browser (see test_web_browser.py):
+errors that clear themselves and speak the page's words, the levels offered, who is who on a
+phone, the status in replay, the takeback after the end, the way back from the rules, Quarto's
+width, Santorini's build targets and the move numbers in replay."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, FloatRect, Page, Route, expect
+
+from bordspel.core import new_game
+from bordspel.web.app import create_app
+from tests.live import serving
+from tests.test_web_browser import chromium, click_squares, game_page, post, start, wait_for_turn
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(create_app(tmp_path_factory.mktemp("web") / "games.sqlite3")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+CHANGED = "The game changed meanwhile; the board shows the current position."
+TARGET = "#board .target"
+
+
+def two_people(browser: Browser, base_url: str, game: str = "quarto") -> tuple[Page, Page]:
+    """The creator's page and the invited player's, each in a browser of its own."""
+    first = browser.new_context().new_page()
+    start(first, base_url, game, {}, "human", wait_for_board=False)
+    invitation = first.locator("#invite-1").input_value()
+    first.click("#play-link")
+    first.wait_for_selector(TARGET)
+    second = browser.new_context().new_page()
+    second.goto(invitation)
+    second.wait_for_selector("#board svg")
+    return first, second
+
+
+def test_a_conflict_is_said_in_words_and_cleared_by_a_live_update(browser: Browser, base_url: str) -> None:
+    first, second = two_people(browser, base_url)
+    technical = {"error": "the game is at version 10, not 8: it changed since"}
+    first.route("**/api/games/*/moves", lambda route: route.fulfill(status=409, json=technical))
+    first.click("#board [data-piece=A]")
+    message = first.locator("#message")
+    expect(message).to_have_text(CHANGED)
+    first.click("[data-lang=nl]")
+    expect(message).to_have_text("Het spel is intussen veranderd; het bord toont de huidige stand.")
+    first.click("[data-lang=en]")
+    first.unroute("**/api/games/*/moves")
+    first.click("#board [data-piece=A]")
+    expect(second.locator("#moves li")).to_have_count(1, timeout=5_000)
+    second.locator(TARGET).first.click()  # the other player places the piece...
+    second.locator(TARGET).first.click()  # ...and hands one over: the first page hears of it
+    expect(first.locator("#moves li")).to_have_count(2, timeout=5_000)
+    expect(message).to_have_text("")
+    first.route("**/api/games/*/moves", lambda route: route.fulfill(status=409, json=technical))
+    first.locator(TARGET).first.click()  # where the piece goes...
+    first.locator(TARGET).first.click()  # ...and which one to hand over: refused
+    expect(message).to_have_text(CHANGED)
+    second.click("#undo")  # a takeback request is a newer version: the message goes
+    expect(first.locator("#takeback")).to_be_visible(timeout=5_000)
+    expect(message).to_have_text("")
+    for page in (first, second):
+        page.context.close()
+
+
+def test_a_computer_move_asked_for_twice_shows_no_error(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+
+    def played_elsewhere(route: Route) -> None:  # the move is made, as if another page asked first
+        route.fetch()
+        route.fulfill(status=409, json={"error": "it is not the computer's turn in the position you saw"})
+
+    page.route("**/api/games/*/ai", played_elsewhere)
+    page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    expect(page.locator("#message")).to_have_text("")
+    page.context.close()
+
+
+def test_the_start_page_offers_no_baseline_levels(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{base_url}/?game=santorini")
+    page.wait_for_selector("#seats select")
+    offered = page.locator("#seat-1 option").evaluate_all("options => options.map(o => o.value)")
+    assert offered == ["human", "easy", "medium", "hard", "perfect"]
+    page.close()
+    with urllib.request.urlopen(f"{base_url}/api/meta") as answer:
+        meta: dict[str, Any] = json.load(answer)
+    assert "hard-v1" in meta["games"]["quarto"]["baselines"]
+    created = post(f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "hard-v1"]})
+    assert created["seats"] == ["human", "hard-v1"]  # still a seat for research
+
+
+def test_a_phone_shows_who_is_who_above_the_board(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "santorini", {"players": 2}, viewport={"width": 390, "height": 844})
+    line = page.locator("#seat-line")
+    expect(line).to_be_visible()
+    expect(line.locator("li")).to_have_text(["You:", "Computer (easy):"])
+    colours = "nodes => nodes.map(n => getComputedStyle(n).backgroundColor)"
+    swatches = line.locator(".swatch").evaluate_all(colours)
+    assert swatches == page.locator("#players .swatch").evaluate_all(colours) and len(set(swatches)) == 2
+    line_box, board_box = line.bounding_box(), page.locator("#board svg").bounding_box()
+    assert line_box is not None and board_box is not None
+    assert line_box["y"] + line_box["height"] <= board_box["y"] < 844
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1100, "height": 820})
+    expect(line).to_be_hidden()  # the players list beside the board says it there
+    page.context.close()
+
+
+def play_two_moves(page: Page) -> None:
+    page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+
+
+def test_replay_says_so_in_the_status(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    play_two_moves(page)
+    status = page.locator("#status")
+    page.click("#first")
+    expect(status).to_have_text("Replaying the start position (2 moves)")
+    page.keyboard.press("ArrowRight")
+    expect(status).to_have_text("Replaying move 1 of 2")
+    page.click("[data-lang=nl]")
+    expect(status).to_have_text("Terugkijken: zet 1 van 2")
+    page.click("[data-lang=en]")
+    page.click("#live")
+    expect(status).to_have_text(re.compile("^Your turn"))
+    page.context.close()
+
+
+def test_the_move_shown_in_replay_keeps_its_number(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    play_two_moves(page)
+    page.locator("#moves li").first.click()
+    expect(page.locator("#moves li.current")).to_have_count(1)
+    markers = page.locator("#moves li").evaluate_all(
+        "items => items.map(i => [i.className, getComputedStyle(i, '::marker').color])"
+    )
+    current = [colour for name, colour in markers if name == "current"]
+    others = {colour for name, colour in markers if name != "current"}
+    background = page.evaluate("getComputedStyle(document.querySelector('.side')).backgroundColor")
+    assert {current[0]} == others and current[0] != background  # the number as readable as the others
+    page.context.close()
+
+
+def finished_quarto(seed: int = 1) -> list[tuple[int, str]]:
+    """Random Quarto moves that end the game, each with the seat that plays it."""
+    state, played, rng = new_game("quarto"), [], random.Random(seed)
+    while not state.is_over():
+        move = state.random_move(rng)
+        played.append((state.to_move, move.to_str()))
+        state = state.apply(move)
+    return played
+
+
+def test_no_takeback_request_once_the_game_is_over(browser: Browser, base_url: str) -> None:
+    created = post(f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "human"]})
+    for version, (seat, move) in enumerate(finished_quarto()):
+        body = {"version": version, "move": move}
+        post(f"{base_url}/api/games/{created['id']}/moves", body, created["tokens"][seat])
+    page = browser.new_page()
+    page.goto(f"{base_url}{created['links']['seats'][0]}")
+    expect(page.locator("#status")).to_have_text(re.compile("^Game over"))
+    expect(page.locator("#undo")).to_have_text("Ask to take back")
+    expect(page.locator("#undo")).to_be_disabled()
+    page.close()
+
+
+def test_the_rules_page_leads_back_to_the_game(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    play_two_moves(page)
+    game_url = page.url
+    page.click("#rules-link")
+    page.wait_for_selector("#rules-body svg")
+    back = page.locator("#back-to-game")
+    expect(back).to_have_text("Back to the game")
+    page.click("[data-lang=nl]")
+    expect(back).to_have_text("Terug naar het spel")
+    page.click("[data-lang=en]")
+    back.click()
+    wait_for_turn(page)  # the same seat of the same game
+    assert page.url == game_url and page.locator("#moves li").count() == 2
+    page.goto(f"{base_url}/rules/quarto")
+    page.wait_for_selector("#rules-body svg")
+    expect(back).to_be_hidden()  # from the start page: only "Play this game"
+    page.goto(f"{base_url}/rules/quarto#from=https://elsewhere.example/")
+    page.wait_for_selector("#rules-body svg")
+    expect(back).to_be_hidden()
+    page.context.close()
+
+
+def box(page: Page, selector: str) -> FloatRect:
+    found = page.locator(selector).bounding_box()
+    assert found is not None
+    return found
+
+
+def test_quarto_uses_the_width_of_a_desktop_window(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {}, viewport={"width": 1280, "height": 800})
+    picture, column = box(page, "#board svg"), box(page, "#board")
+    assert picture["width"] > 0.9 * column["width"] and picture["y"] + picture["height"] <= 800
+    assert box(page, "#board [data-square=d1]")["width"] > 85  # the board grew too (75 px before)
+    assert box(page, "#board [data-piece=A]")["x"] > box(page, "#board [data-square=d4]")["x"]  # beside it
+    page.click("#board [data-piece=A]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the tray under the board again
+    expect(page.locator("#board .piece").first).to_be_visible()
+    assert box(page, "#board .piece >> nth=0")["y"] > box(page, "#board [data-square=d4]")["y"]
+    page.context.close()
+
+
+def test_santorini_the_square_left_looks_like_every_other_build_target(
+    browser: Browser, base_url: str
+) -> None:
+    page = game_page(browser, base_url, "santorini", {"players": 2})
+    click_squares(page, "a1", "e5")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    page.click("#board [data-square=a1]")
+    page.locator(TARGET).first.click()
+    expect(page.locator("#status")).to_have_text("Your turn: choose where it builds")
+    looks = page.locator(TARGET).evaluate_all(
+        "nodes => nodes.map(n => { const s = getComputedStyle(n); "
+        "return [n.dataset.square, s.stroke, s.strokeDasharray, s.strokeWidth]; })"
+    )
+    assert "a1" in [square for square, *_ in looks]
+    assert len({tuple(look) for _, *look in looks}) == 1
+    page.context.close()
