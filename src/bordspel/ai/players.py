@@ -51,7 +51,13 @@ SOLVER_SHARE = 0.9
 
 
 class Player(Protocol[MoveT]):
+    """Anything that plays: a ``name`` and ``step(state)``, the move it makes there.
+
+    ``Player[HermitMove]`` plays Hermit; a bare ``Player`` plays any game.
+    """
+
     name: str
+    """The specification it was made from (``make_player``), or its kind (``random``)."""
 
     def step(self, state: State[MoveT]) -> MoveT:
         """The move this player makes in ``state``."""
