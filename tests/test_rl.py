@@ -302,6 +302,23 @@ def test_openspiel_strict_actions_history_and_pickling() -> None:
     assert copy.information_state_string(1) == "D a1:E"
 
 
+@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+def test_openspiel_games_pickle(game: str, options: dict[str, Any]) -> None:
+    import pickle
+
+    import pyspiel
+
+    import bordspel.rl.openspiel  # noqa: F401
+
+    loaded = pyspiel.load_game(f"python_bordspel_{game}", options)
+    copy = pickle.loads(pickle.dumps(loaded))
+    assert type(copy) is type(loaded) and copy.options == loaded.options and str(copy) == str(loaded)
+    assert copy.num_distinct_actions() == loaded.num_distinct_actions()
+    state = copy.new_initial_state()
+    state.apply_action(state.legal_actions()[-1])
+    assert pickle.loads(pickle.dumps(state)).history() == state.history()
+
+
 def test_arena_on_a_local_ray_runtime() -> None:
     import ray
 
