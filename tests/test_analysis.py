@@ -146,7 +146,10 @@ def test_the_arena_reports_time_per_move_and_clock_bound_players() -> None:
     assert "clock-bound players: alphabeta:time=0.05,solver=0 (" in standings.summary()
     assert "s/move" in standings.table()
     assert not clock_bound(make_player("mcts:playouts=10,solver=0", "quarto"))
-    assert clock_bound(make_player("mcts:playouts=10", "quarto"))  # its solver stops on a clock
+    assert not clock_bound(make_player("mcts:playouts=10", "quarto"))  # its solver solves to the end
+    assert not clock_bound(make_player("alphabeta:depth=2", "hermit"))  # its solver counts positions
+    assert clock_bound(make_player("mcts:playouts=10,solver_time=0.5", "quarto"))
+    assert clock_bound(make_player("alphabeta:depth=2,search_time=0.5", "santorini"))
 
 
 def test_the_linear_evaluation_with_the_old_weights_is_the_old_evaluation() -> None:

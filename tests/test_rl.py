@@ -183,6 +183,43 @@ def test_gymnasium_vector_envs_reproducible() -> None:
     assert returns() == first == returns() and any(first)
 
 
+@pytest.mark.parametrize("game", ["hermit", "quarto", "santorini"])
+def test_gymnasium_episodes_against_a_budget_only_opponent_repeat_under_any_clock(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mcts:playouts=20`` stops on no clock, its solver included: an episode played again with
+    a clock that jumps 2 s at every look (every deadline past) is the same episode."""
+    import time
+
+    import gymnasium
+
+    import bordspel.rl.gymnasium  # noqa: F401
+    from bordspel.ai.arena import clock_bound
+
+    def episode() -> list[Any]:
+        environment = gymnasium.make(f"bordspel/{game.capitalize()}-v0", opponent="mcts:playouts=20")
+        observation, info = environment.reset(seed=0)
+        assert not clock_bound(environment.unwrapped.opponent)
+        seen, done, step = [observation.tolist()], False, 0
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            observation, reward, done, _, info = environment.step(int(legal[7 * step % len(legal)]))
+            seen += [observation.tolist(), reward]
+            step += 1
+        return seen
+
+    first = episode()
+    assert episode() == first
+    clock = [1.0]  # early: the compiled Quarto solver compares its deadline with the real clock
+
+    def hurried() -> float:
+        clock[0] += 2.0
+        return clock[0]
+
+    monkeypatch.setattr(time, "perf_counter", hurried)
+    assert episode() == first
+
+
 def test_gymnasium_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     import gymnasium
     from gymnasium.utils.env_checker import check_env
