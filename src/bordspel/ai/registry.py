@@ -28,6 +28,7 @@ from typing import Any
 from bordspel.ai.mcts import Playout, Prior, Value
 from bordspel.ai.players import (
     AlphaBetaPlayer,
+    Analyser,
     Endgame,
     GreedyPlayer,
     MCTSPlayer,
@@ -35,10 +36,20 @@ from bordspel.ai.players import (
     RandomPlayer,
     SearchOptions,
 )
-from bordspel.ai.search import Evaluation, FastSearch
-from bordspel.core import BordspelError, State, game_part, game_spec
+from bordspel.ai.search import Evaluation, FastSearch, Limit, SearchResult
+from bordspel.core import BordspelError, MoveT, State, game_part, game_spec
 
-__all__ = ["FACTORIES", "GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
+__all__ = [
+    "FACTORIES",
+    "GENERIC",
+    "LEVELS",
+    "Knowledge",
+    "analyse",
+    "analyser",
+    "knowledge",
+    "make_player",
+    "register_player",
+]
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
@@ -263,3 +274,20 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
         raise BordspelError(f"player {name} has no option {', '.join(options.values)}")
     player.name = spec
     return player
+
+
+def analyser(player: Player[MoveT] | str, game: str, seed: int | None = None) -> Analyser[MoveT]:
+    """``player`` (or the player of that specification for ``game``) as an :class:`Analyser`;
+    BordspelError when it does not search."""
+    found = make_player(player, game, seed) if isinstance(player, str) else player
+    if not isinstance(found, Analyser):
+        raise BordspelError(f"{found.name} does not search, so it cannot analyse: try hard or alphabeta")
+    return found
+
+
+def analyse(
+    player: Player[MoveT] | str, state: State[MoveT], limit: Limit | None = None, *, seed: int | None = None
+) -> SearchResult:
+    """The analysis of ``state`` by ``player``, a search player or a specification like ``hard``
+    (see :meth:`Analyser.analyse`); BordspelError for a player that does not search."""
+    return analyser(player, state.name, seed).analyse(state, limit)
