@@ -10,6 +10,7 @@ import pytest
 from bordspel.ai import make_player
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
+from bordspel.games.hermit import ai as hermit_ai
 from bordspel.games.hermit.ai import GrundySolver, MirrorPlayer
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.solve import solve_empty
@@ -95,6 +96,32 @@ def test_proof_search_stops_at_its_deadline() -> None:
     start = HermitState.initial(size=5).apply_unchecked(HermitState.initial(size=5).parse_move("Rc3U"))
     with pytest.raises(OutOfTime):
         solver.wins(solver.position(solver.grundy.accepts(start)))
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "pure"])
+def test_proof_search_stops_at_its_node_limit(compiled: bool) -> None:
+    solver = ProofSolver(6, node_limit=300)
+    if not compiled:
+        solver.core = None
+    elif solver.core is None:
+        pytest.skip("hermit_core is not built")
+    with pytest.raises(OutOfTime):
+        solver.state_wins(HermitState.initial(size=6))
+    assert solver.visited() == 301
+
+
+def test_solvers_without_a_clock_are_bounded_without_one() -> None:
+    """``solver(None)`` (a player with no time): Hermit's proof search counts positions, Quarto's
+    solver solves to the end from fewer empty squares; neither has a time limit."""
+    hermit = hermit_ai.solver(None)
+    assert isinstance(hermit, hermit_ai.HermitEndgame) and hermit.time_limit is None
+    assert hermit.solve(HermitState.initial(size=6), None) is None  # not proven in budget
+    proof = hermit.solvers[6]
+    assert 0 < proof.visited() <= hermit_ai.SOLVER_NODES + 1 and proof.node_limit is None
+    assert hermit_ai.HermitEndgame(1.0).nodes is None
+    quarto, timed = quarto_ai.solver(None), quarto_ai.solver(1.0)
+    assert isinstance(quarto, quarto_ai.QuartoEndgame) and isinstance(timed, quarto_ai.QuartoEndgame)
+    assert quarto.time_limit is None and quarto.max_empty == quarto_ai.CLOCKLESS_EMPTY < timed.max_empty
 
 
 def test_grundy_values_are_the_same_under_symmetry() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bordspel.ai import make_player
+from bordspel.ai import Analyser, MCTSPlayer, analyse, analyser, make_player
 from bordspel.ai.arena import SerialBackend, clock_bound, run_arena
 from bordspel.ai.registry import LEVELS, knowledge
 from bordspel.ai.search import WIN, Limit, Searcher
@@ -26,12 +26,12 @@ def test_analysis_streams_every_depth_and_ends_with_the_answer() -> None:
     state = game_class("santorini").from_str(
         "00100/01210/00100/00000/00000 workers=b2d4,c4d2 turn=1 players=2"
     )
-    player = make_player("alphabeta:depth=3", "santorini")
-    results = list(player.analysis(state))  # type: ignore[attr-defined]
+    player = analyser("alphabeta:depth=3", "santorini")
+    results = list(player.analysis(state))
     assert [r.depth for r in results] == [1, 2, 3]
     assert all(r.result is None and r.describe().startswith("eval") for r in results)
     assert [r.nodes for r in results] == sorted(r.nodes for r in results)
-    final = player.analyse(state)  # type: ignore[attr-defined]
+    final = player.analyse(state)
     assert (final.move, final.score, final.depth) == (results[-1].move, results[-1].score, 3)
     assert final.principal_variation[0] == final.move
     child = state.apply(final.move)
@@ -40,36 +40,50 @@ def test_analysis_streams_every_depth_and_ends_with_the_answer() -> None:
 
 def test_analysis_reports_a_forced_win_and_its_length() -> None:
     state = game_class("santorini").from_str(WIN_IN_THREE)
-    result = make_player("alphabeta:depth=4", "santorini").analyse(state)  # type: ignore[attr-defined]
+    result = analyse("alphabeta:depth=4", state)
     assert result.result == "win" and result.plies_to_end == 3 and result.describe() == "win in 3 plies"
     assert len(result.principal_variation) == 3
 
 
 def test_a_solver_answer_is_a_proven_result() -> None:
     state = game_class("quarto").from_str("OM../.B.H/LFNI/..A. hand=D")
-    result = make_player("hard", "quarto").analyse(state)  # type: ignore[attr-defined]
+    result = analyse("hard", state)
     assert result.proven and result.result == "win" and result.depth == 0
-    drawn = make_player("hard", "hermit").analyse(new_game("hermit", size=5))  # type: ignore[attr-defined]
+    drawn = analyse(make_player("hard", "hermit"), new_game("hermit", size=5))
     assert drawn.proven and drawn.result == "win"  # the mirror strategy: a known win
 
 
 def test_a_limit_given_to_analyse_overrides_the_players_own() -> None:
     state = new_game("quarto")
     player = make_player("alphabeta:time=30,solver=0", "quarto")
-    assert player.analyse(state, Limit(depth=1)).depth == 1  # type: ignore[attr-defined]
-    assert player.analyse(state, Limit(nodes=50)).nodes <= 51  # type: ignore[attr-defined]
+    assert isinstance(player, Analyser)
+    assert player.analyse(state, Limit(depth=1)).depth == 1
+    assert analyse(player, state, Limit(nodes=50)).nodes <= 51
 
 
 def test_mcts_analysis_counts_playouts_and_reuses_its_tree() -> None:
     state = new_game("quarto")
     player = make_player("mcts:playouts=200,solver=0,reuse=1", "quarto", seed=3)
-    first = player.analyse(state)  # type: ignore[attr-defined]
+    assert isinstance(player, MCTSPlayer)
+    first = player.analyse(state)
     assert first.nodes == 200 and first.principal_variation[0] == first.move and -100 <= first.score <= 100
     after = state.apply(first.move).apply(first.principal_variation[1])  # an expanded reply
-    kept = player.tree.reused(after)  # type: ignore[attr-defined]
+    assert player.tree is not None
+    kept = player.tree.reused(after)
     assert kept is not None and kept.root.visits > 0
     assert player.step(after) in after.legal_moves()
     assert pickle.loads(pickle.dumps(player)).tree is None
+
+
+def test_search_players_are_analysers_and_the_others_are_refused() -> None:
+    for spec in ("hard", "medium", "alphabeta:depth=1", "mcts:playouts=5"):
+        assert isinstance(make_player(spec, "quarto"), Analyser), spec
+    for spec in ("random", "greedy", "easy"):
+        assert not isinstance(make_player(spec, "quarto"), Analyser), spec
+        with pytest.raises(BordspelError, match=f"{spec} does not search"):
+            analyse(spec, new_game("quarto"))
+    result = analyse("mcts:playouts=20", new_game("quarto"), seed=1)
+    assert result.nodes == 20 and result.move in new_game("quarto").legal_moves()
 
 
 def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,7 +167,10 @@ def test_the_arena_reports_time_per_move_and_clock_bound_players() -> None:
     assert "clock-bound players: alphabeta:time=0.05,solver=0 (" in standings.summary()
     assert "s/move" in standings.table()
     assert not clock_bound(make_player("mcts:playouts=10,solver=0", "quarto"))
-    assert clock_bound(make_player("mcts:playouts=10", "quarto"))  # its solver stops on a clock
+    assert not clock_bound(make_player("mcts:playouts=10", "quarto"))  # its solver solves to the end
+    assert not clock_bound(make_player("alphabeta:depth=2", "hermit"))  # its solver counts positions
+    assert clock_bound(make_player("mcts:playouts=10,solver_time=0.5", "quarto"))
+    assert clock_bound(make_player("alphabeta:depth=2,search_time=0.5", "santorini"))
 
 
 def test_the_linear_evaluation_with_the_old_weights_is_the_old_evaluation() -> None:

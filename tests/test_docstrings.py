@@ -8,9 +8,10 @@ import pkgutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import bordspel
+from bordspel.rl.codecs import Codec
 
 
 def public_modules() -> Iterator[ModuleType]:
@@ -43,11 +44,12 @@ def members(cls: type) -> Iterator[tuple[str, Any]]:
 
 
 def documented(value: Any) -> bool:
-    """Whether ``value`` has a docstring of its own making (not one a dataclass or NamedTuple wrote)."""
-    doc = inspect.getdoc(value)
-    if not doc or not inspect.isclass(value):
-        return bool(doc)
-    return not (doc.startswith(f"{value.__name__}(") and doc.endswith(")") and "\n" not in doc)
+    """Whether ``value`` has a docstring of its own making: a class's written in its own body
+    (not inherited from ``Protocol``, ``Generic`` or a base, nor one a dataclass or NamedTuple wrote)."""
+    if not inspect.isclass(value):
+        return bool(inspect.getdoc(value))
+    doc = inspect.cleandoc(vars(value).get("__doc__") or "")
+    return bool(doc) and not (doc.startswith(f"{value.__name__}(") and doc.endswith(")") and "\n" not in doc)
 
 
 def undocumented() -> list[str]:
@@ -95,3 +97,14 @@ def test_generated_docstrings_do_not_count() -> None:
 
     assert not documented(Plain) and not documented(Pair) and documented(Described)
     assert not documented(lambda: None) and documented(documented)
+
+
+def test_inherited_docstrings_do_not_count() -> None:
+    class Bare(Protocol):
+        name: str
+
+    class Child(Codec):
+        pass
+
+    assert inspect.getdoc(Bare) and inspect.getdoc(Child)  # what made the walk miss them
+    assert not documented(Bare) and not documented(Child) and documented(Codec)

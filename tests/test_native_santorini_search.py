@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bordspel.ai.registry import make_player
+from bordspel.ai import analyse
 from bordspel.ai.search import Limit, Searcher, last
 from bordspel.games.santorini import fast_search as fast_module
 from bordspel.games.santorini.ai import evaluate, evaluate_v1
@@ -71,14 +71,14 @@ def test_the_best_move_and_line_are_legal(state: SantoriniState) -> None:
 
 def test_a_winning_climb_is_found_at_once() -> None:
     state = SantoriniState.from_str("00000/02300/00000/00000/00000 workers=b2e5,a1a5 turn=1 players=2")
-    result = make_player("hard", "santorini").analyse(state)
+    result = analyse("hard", state)
     assert result.move == Turn.from_str("b2c2") and result.result == "win"
 
 
 def test_node_limits_give_the_same_move_every_time() -> None:
     (state,) = midgames(7, 1)
-    first = make_player("alphabeta:nodes=20000", "santorini").analyse(state)
-    second = make_player("alphabeta:nodes=20000", "santorini").analyse(state)
+    first = analyse("alphabeta:nodes=20000", state)
+    second = analyse("alphabeta:nodes=20000", state)
     assert (first.move, first.score, first.depth) == (second.move, second.score, second.depth)
 
 
@@ -93,6 +93,6 @@ def test_which_positions_the_compiled_search_covers() -> None:
 
 def test_compiled_0_makes_the_pure_player() -> None:
     (state,) = midgames(9, 1)
-    fast = make_player("alphabeta:depth=2,ext=0", "santorini").analyse(state, Limit(depth=2))
-    pure = make_player("alphabeta:depth=2,ext=0,compiled=0", "santorini").analyse(state, Limit(depth=2))
+    fast = analyse("alphabeta:depth=2,ext=0", state, Limit(depth=2))
+    pure = analyse("alphabeta:depth=2,ext=0,compiled=0", state, Limit(depth=2))
     assert fast.score == pure.score and fast.nodes != pure.nodes

@@ -183,6 +183,43 @@ def test_gymnasium_vector_envs_reproducible() -> None:
     assert returns() == first == returns() and any(first)
 
 
+@pytest.mark.parametrize("game", ["hermit", "quarto", "santorini"])
+def test_gymnasium_episodes_against_a_budget_only_opponent_repeat_under_any_clock(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mcts:playouts=20`` stops on no clock, its solver included: an episode played again with
+    a clock that jumps 2 s at every look (every deadline past) is the same episode."""
+    import time
+
+    import gymnasium
+
+    import bordspel.rl.gymnasium  # noqa: F401
+    from bordspel.ai.arena import clock_bound
+
+    def episode() -> list[Any]:
+        environment = gymnasium.make(f"bordspel/{game.capitalize()}-v0", opponent="mcts:playouts=20")
+        observation, info = environment.reset(seed=0)
+        assert not clock_bound(environment.unwrapped.opponent)
+        seen, done, step = [observation.tolist()], False, 0
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            observation, reward, done, _, info = environment.step(int(legal[7 * step % len(legal)]))
+            seen += [observation.tolist(), reward]
+            step += 1
+        return seen
+
+    first = episode()
+    assert episode() == first
+    clock = [1.0]  # early: the compiled Quarto solver compares its deadline with the real clock
+
+    def hurried() -> float:
+        clock[0] += 2.0
+        return clock[0]
+
+    monkeypatch.setattr(time, "perf_counter", hurried)
+    assert episode() == first
+
+
 def test_gymnasium_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     import gymnasium
     from gymnasium.utils.env_checker import check_env
@@ -300,6 +337,23 @@ def test_openspiel_strict_actions_history_and_pickling() -> None:
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == [3, 20] and str(copy) == str(state)
     assert copy.information_state_string(1) == "D a1:E"
+
+
+@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+def test_openspiel_games_pickle(game: str, options: dict[str, Any]) -> None:
+    import pickle
+
+    import pyspiel
+
+    import bordspel.rl.openspiel  # noqa: F401
+
+    loaded = pyspiel.load_game(f"python_bordspel_{game}", options)
+    copy = pickle.loads(pickle.dumps(loaded))
+    assert type(copy) is type(loaded) and copy.options == loaded.options and str(copy) == str(loaded)
+    assert copy.num_distinct_actions() == loaded.num_distinct_actions()
+    state = copy.new_initial_state()
+    state.apply_action(state.legal_actions()[-1])
+    assert pickle.loads(pickle.dumps(state)).history() == state.history()
 
 
 def test_arena_on_a_local_ray_runtime() -> None:

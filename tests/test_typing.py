@@ -1,8 +1,9 @@
 """Types as a user sees them: ``mypy --strict`` on a script that uses bordspel.
 
-The script marks what mypy must say about its next line with a comment, ``# E: message`` for an
-error and ``# N: message`` for a note (as mypy's own test data does); every other line must
-type-check cleanly.
+A script marks what mypy must say about its next line with a comment, ``# E: message`` for an
+error and ``# N: message`` for a note (as mypy's own test data does; several in a row for one
+line); every other line must type-check cleanly. Hermit, Santorini (whose moves are a union)
+and Quarto each have one, and the analysis API (``Analyser``, ``analyse``) is checked there.
 """
 
 from __future__ import annotations
@@ -51,6 +52,62 @@ print(seats(state, player))
 """
 
 
+SANTORINI_SCRIPT = """\
+import random
+
+from bordspel import new_game
+from bordspel.ai import Analyser, Limit, analyse, analyser, make_player
+from bordspel.hermit import HermitMove
+from bordspel.santorini import Turn
+
+state = new_game("santorini", players=3)
+move = state.legal_moves()[0]
+# E: Item "Placement" of "Placement | Turn | GodTurn" has no attribute "targt"  [union-attr]
+# E: Item "Turn" of "Placement | Turn | GodTurn" has no attribute "targt"  [union-attr]
+# E: Item "GodTurn" of "Placement | Turn | GodTurn" has no attribute "targt"  [union-attr]
+print(move.targt)
+if isinstance(move, Turn):
+    # E: "Turn" has no attribute "biuld"  [attr-defined]
+    print(move.target, move.biuld)
+state = state.apply(move)
+# N: Revealed type is "bordspel.games.santorini.engine.SantoriniState"
+reveal_type(state.apply(state.random_move(random.Random(1))))
+# E: Argument 1 to "apply" of "State" has incompatible type "HermitMove"; expected "Placement | Turn | GodTurn"  [arg-type]
+state.apply(HermitMove("R", 0, 0, "U"))
+player = make_player("hard", "santorini")
+# E: "Player[Any]" has no attribute "analyse"  [attr-defined]
+player.analyse(state)
+if isinstance(player, Analyser):
+    # N: Revealed type is "bordspel.ai.players.Analyser[Any]"
+    reveal_type(player)
+    print(player.analyse(state, Limit(depth=2)).principal_variation)
+print(analyser("hard", "santorini").analysis(state), analyse(player, state).move)
+# E: Argument 3 to "analyse" has incompatible type "int"; expected "Limit | None"  [arg-type]
+analyse("hard", state, 2)
+"""  # noqa: E501 (mypy's messages as it writes them)
+
+
+QUARTO_SCRIPT = """\
+from bordspel import new_game
+from bordspel.ai import Player, RandomPlayer
+from bordspel.quarto import QuartoMove
+from bordspel.santorini import Placement
+
+state = new_game("quarto", advanced=True)
+# N: Revealed type is "bordspel.games.quarto.engine.QuartoState"
+reveal_type(state)
+move = state.legal_moves()[0]
+# E: "QuartoMove" has no attribute "squre"  [attr-defined]
+print(move.squre, move.give)
+# E: Argument 1 to "apply" of "State" has incompatible type "Placement"; expected "QuartoMove"  [arg-type]
+state.apply(Placement(1, 2))
+player: Player[QuartoMove] = RandomPlayer(3)
+state = state.apply(player.step(state))
+# E: "QuartoState" has no attribute "hnad"  [attr-defined]
+print(state.hnad)
+"""
+
+
 RL_SCRIPT = """\
 from bordspel.rl.pettingzoo import env
 
@@ -70,22 +127,33 @@ MARKS = {"# E: ": "error", "# N: ": "note"}
 
 
 def expected_messages(script: str, filename: str) -> list[str]:
-    """mypy's output lines that the ``# E:`` and ``# N:`` comments ask for."""
-    lines = script.splitlines()
-    return [
-        f"{filename}:{number + 1}: {MARKS[line[:5]]}: {line[5:]}"
-        for number, line in enumerate(lines[:-1], start=1)
-        if line[:5] in MARKS
-    ]
+    """mypy's output lines that the ``# E:`` and ``# N:`` comments ask for, each about the next
+    line that is not such a comment (indented like it)."""
+    messages, waiting = [], []
+    for number, line in enumerate(script.splitlines(), start=1):
+        mark = line.strip()[:5]
+        if mark in MARKS:
+            waiting.append(f"{MARKS[mark]}: {line.strip()[5:]}")
+        else:
+            messages += [f"{filename}:{number}: {message}" for message in waiting]
+            waiting = []
+    return messages
 
 
 def test_the_script_expects_each_kind_of_mistake() -> None:
     expected = expected_messages(USER_SCRIPT, "user.py")
     assert len(expected) == 8
     assert sum(": error: " in line for line in expected) == 5
+    santorini = expected_messages(SANTORINI_SCRIPT, "user.py")
+    assert len(santorini) == 9 and len({line.split(": ")[0] for line in santorini}) == 7
+    assert any("Turn" in line and '"biuld"' in line for line in santorini)  # an indented mark
 
 
-@pytest.mark.parametrize("script", [USER_SCRIPT, RL_SCRIPT], ids=["engine", "pettingzoo"])
+@pytest.mark.parametrize(
+    "script",
+    [USER_SCRIPT, SANTORINI_SCRIPT, QUARTO_SCRIPT, RL_SCRIPT],
+    ids=["engine", "santorini", "quarto", "pettingzoo"],
+)
 def test_mypy_strict_checks_moves_states_and_players_in_a_users_script(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
 ) -> None:

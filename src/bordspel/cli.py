@@ -95,19 +95,15 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from bordspel.ai import make_player
-    from bordspel.ai.search import Limit
+    from bordspel.ai import Limit, analyser
 
     state = game_class(args.game).from_str(args.position) if args.position else new_game_from(args)
     if state.is_over():
         raise BordspelError("the game is over in this position: there is nothing to analyse")
-    player = make_player(args.player, args.game, seed=args.seed)
-    analysis = getattr(player, "analysis", None)
-    if analysis is None:
-        raise BordspelError(f"{args.player} does not search, so it cannot analyse: try hard or alphabeta")
+    player = analyser(args.player, args.game, seed=args.seed)
     given = args.time is not None or args.depth is not None or args.nodes is not None
     limit = Limit(args.time, args.depth, args.nodes) if given else None
-    for result in analysis(state, limit):
+    for result in player.analysis(state, limit):
         line = " ".join(move.to_str() for move in result.principal_variation)
         print(
             f"depth {result.depth:2}  {result.describe():18} nodes {result.nodes:>9,}  "

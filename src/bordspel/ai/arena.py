@@ -370,7 +370,7 @@ class Standings:
             line += (
                 f"\nclock-bound players: {', '.join(clocked)} (they stop on a clock, so their moves depend"
                 " on the machine and its load, and a rerun can give other results (depth=, nodes= or"
-                " playouts= with solver=0 are reproducible))"
+                " playouts= without time=, solver_time= or search_time= are reproducible))"
             )
         return line
 
@@ -380,9 +380,12 @@ def _clock_bound(label: str, game: str) -> bool:
 
 
 def clock_bound(player: object) -> bool:
-    """Whether a player stops on a clock: a time limit, or a solver with a time share."""
+    """Whether a player stops on a clock: a time limit, a search time, or a solver with a time
+    share (players with only depth, node or playout limits have none: their moves repeat)."""
     limit = getattr(player, "limit", None)
     if isinstance(limit, Limit) and limit.time is not None:
+        return True
+    if getattr(player, "search_time", None) is not None:
         return True
     return getattr(player, "endgame", None) is not None and getattr(player, "solver_time", None) is not None
 

@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bordspel.ai import search
 from bordspel.ai.mcts import MCTSTree, Playout, Prior, Value, mcts, random_playout
@@ -34,6 +34,7 @@ from bordspel.core import MoveT, State
 
 __all__ = [
     "AlphaBetaPlayer",
+    "Analyser",
     "Endgame",
     "GreedyPlayer",
     "MCTSPlayer",
@@ -51,10 +52,32 @@ SOLVER_SHARE = 0.9
 
 
 class Player(Protocol[MoveT]):
+    """Anything that plays: a ``name`` and ``step(state)``, the move it makes there.
+
+    ``Player[HermitMove]`` plays Hermit; a bare ``Player`` plays any game. Search players are
+    also analysers (:class:`Analyser`).
+    """
+
     name: str
+    """The specification it was made from (``make_player``), or its kind (``random``)."""
 
     def step(self, state: State[MoveT]) -> MoveT:
         """The move this player makes in ``state``."""
+
+
+@runtime_checkable
+class Analyser(Player[MoveT], Protocol[MoveT]):
+    """A player that searches and says what it found: alpha-beta and MCTS, so every level but
+    ``random`` and ``greedy`` ones. ``isinstance(player, Analyser)`` tells, and narrows the type
+    of ``make_player``'s answer; ``bordspel.ai.analyse(spec, state)`` does both in one call.
+    """
+
+    def analyse(self, state: State[MoveT], limit: Limit | None = None) -> SearchResult:
+        """The best move in ``state`` with its score, depth, nodes, principal variation and time
+        (within ``limit``, else the player's own)."""
+
+    def analysis(self, state: State[MoveT], limit: Limit | None = None) -> Iterator[SearchResult]:
+        """The analysis after every finished depth of the search (MCTS: one, at the end)."""
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,11 @@ those players. A game's knowledge is a part of its GameSpec (a game without gets
 
 Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth``, ``nodes``,
 ``playouts`` (the deterministic limits), ``solver=0`` (no exact solver), ``solver_time`` (the
-solver's share of ``time`` in seconds; ``solver_share`` as a fraction, by default half),
-``search_time`` (a cap on the search alone), ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta
-without principal-variation search, extensions or the game's opening table), ``compiled=0``
+solver's share of ``time`` in seconds; ``solver_share`` as a fraction, by default half; without
+``time`` and ``solver_time`` the solver is bounded without a clock, so that players with only
+deterministic limits repeat their moves exactly), ``search_time`` (a cap on the search
+alone), ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search,
+extensions or the game's opening table), ``compiled=0``
 (the pure search where the game has a compiled one), ``eval=NAME`` (one of the game's named
 evaluations), ``reuse=1`` (MCTS keeps its tree between moves), ``puct=0`` (MCTS with random
 playouts where the game's evaluation would guide it).
@@ -26,6 +28,7 @@ from typing import Any
 from bordspel.ai.mcts import Playout, Prior, Value
 from bordspel.ai.players import (
     AlphaBetaPlayer,
+    Analyser,
     Endgame,
     GreedyPlayer,
     MCTSPlayer,
@@ -33,10 +36,20 @@ from bordspel.ai.players import (
     RandomPlayer,
     SearchOptions,
 )
-from bordspel.ai.search import Evaluation, FastSearch
-from bordspel.core import BordspelError, State, game_part, game_spec
+from bordspel.ai.search import Evaluation, FastSearch, Limit, SearchResult
+from bordspel.core import BordspelError, MoveT, State, game_part, game_spec
 
-__all__ = ["FACTORIES", "GENERIC", "LEVELS", "Knowledge", "knowledge", "make_player", "register_player"]
+__all__ = [
+    "FACTORIES",
+    "GENERIC",
+    "LEVELS",
+    "Knowledge",
+    "analyse",
+    "analyser",
+    "knowledge",
+    "make_player",
+    "register_player",
+]
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
@@ -53,7 +66,9 @@ class Knowledge:
     """Difficulty level -> player specification (the ``-v1`` baselines included)."""
     order: Callable[[State, list[Any]], list[Any]] | None = None
     solver: Callable[[float | None], Endgame] | None = None
-    """Makes a solver with a time limit: it returns the best move, or None when it cannot tell."""
+    """Makes a solver with a time limit: it returns the best move, or None when it cannot tell.
+    Given None (a player without a clock), the solver bounds itself without one (positions
+    searched, the endgame's size), so that its answers repeat exactly."""
     players: dict[str, Callable[[], Player]] = field(default_factory=dict)
     """Players only this game has (e.g. a known strategy)."""
     playout: Playout | None = None
@@ -203,14 +218,14 @@ def _endgame(
     known: Knowledge, options: Options, time_limit: float | None
 ) -> tuple[Endgame | None, float | None]:
     """The game's solver (unless ``solver=0``) and its share of a move: ``solver_time``, else
-    the fraction ``solver_share`` (by default half) of the move's time, or 1 s for players
-    without a clock."""
+    the fraction ``solver_share`` (by default half) of the move's time. A player without a
+    clock (no ``time`` nor ``solver_time``) gets the solver bounded without one: no share."""
     use, share = options.flag("solver", True), options.number("solver_time")
     fraction = options.number("solver_share")
     if known.solver is None or not use:
         return None, None
-    if share is None:
-        share = 1.0 if time_limit is None else time_limit * (0.5 if fraction is None else fraction)
+    if share is None and time_limit is not None:
+        share = time_limit * (0.5 if fraction is None else fraction)
     return known.solver(share), share
 
 
@@ -259,3 +274,20 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
         raise BordspelError(f"player {name} has no option {', '.join(options.values)}")
     player.name = spec
     return player
+
+
+def analyser(player: Player[MoveT] | str, game: str, seed: int | None = None) -> Analyser[MoveT]:
+    """``player`` (or the player of that specification for ``game``) as an :class:`Analyser`;
+    BordspelError when it does not search."""
+    found = make_player(player, game, seed) if isinstance(player, str) else player
+    if not isinstance(found, Analyser):
+        raise BordspelError(f"{found.name} does not search, so it cannot analyse: try hard or alphabeta")
+    return found
+
+
+def analyse(
+    player: Player[MoveT] | str, state: State[MoveT], limit: Limit | None = None, *, seed: int | None = None
+) -> SearchResult:
+    """The analysis of ``state`` by ``player``, a search player or a specification like ``hard``
+    (see :meth:`Analyser.analyse`); BordspelError for a player that does not search."""
+    return analyser(player, state.name, seed).analyse(state, limit)

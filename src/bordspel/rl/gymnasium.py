@@ -10,7 +10,10 @@ planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal action
 
 Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``np_random``, and every reset draws the
 opponent's seed from it, so ``reset(seed=7)`` then ``reset()`` repeats the same games, and two
-environments (or vector environments) given the same seed play the same episodes. Render modes:
+environments (or vector environments) given the same seed play the same episodes, with an
+opponent that stops on no clock (``random``, ``greedy``, ``easy``, ``medium``, and ``depth=``,
+``nodes=`` or ``playouts=`` players without ``time=``, ``solver_time=`` or ``search_time=``;
+see ``bordspel.ai.arena.clock_bound``). Render modes:
 ``rgb_array``, ``ansi``, ``svg`` and ``human`` (see ``bordspel.rl.render``).
 """
 

@@ -9,7 +9,8 @@ so OpenSpiel's Python algorithms (MCTS, minimax, ...) run on these games.
 Utilities follow each variant: two players and Santorini's two teams of four are zero-sum,
 three-player Santorini is constant-sum (one winner: +1, -1, -1). The information state is the
 history of moves in notation; states serialise (and pickle) as the game's parameters and the
-actions played, replayed on loading, so no engine state is pickled.
+actions played, replayed on loading, so no engine state is pickled; games pickle as their
+options.
 """
 
 from __future__ import annotations
@@ -120,6 +121,10 @@ class BordspelGame(pyspiel.Game):
         )
         super().__init__(_game_type(self.game_name, players), info, self.options)
 
+    def __reduce__(self) -> tuple[type[BordspelGame], tuple[dict[str, Any]]]:
+        """Pickles as its class (a module attribute, see ``register``) and its options."""
+        return type(self), (self.options,)
+
     def new_initial_state(self) -> BordspelState:
         return BordspelState(self)
 
@@ -191,8 +196,13 @@ class Observer:
 
 
 def register(game: str) -> None:
-    """Register ``python_bordspel_<game>`` with OpenSpiel (done at import for every game then known)."""
-    cls = type(f"Bordspel{game.capitalize()}Game", (BordspelGame,), {"game_name": game})
+    """Register ``python_bordspel_<game>`` with OpenSpiel (done at import for every game then known).
+
+    Its class, ``Bordspel<Game>Game``, becomes an attribute of this module, so its games pickle.
+    """
+    name = f"Bordspel{game.capitalize()}Game"
+    cls = type(name, (BordspelGame,), {"game_name": game, "__module__": __name__, "__qualname__": name})
+    globals()[name] = cls
     pyspiel.register_game(_game_type(game, _players(game)[0]), cls)
 
 

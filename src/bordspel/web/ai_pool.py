@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bordspel.ai import make_player
+from bordspel.ai import analyse, make_player
 from bordspel.core import BordspelError, GameSpec, available_games, game_class, game_spec, register_game
 from bordspel.web.store import Busy
 
@@ -48,10 +48,7 @@ def choose_move(game: str, position: str, spec: str, seed: int) -> str:
 def analyse_position(game: str, position: str, spec: str, seed: int) -> dict[str, Any]:
     """Player ``spec``'s analysis of ``position`` as JSON (runs in a worker process)."""
     state = game_class(game).from_str(position)
-    analyse = getattr(make_player(spec, game, seed=seed), "analyse", None)
-    if analyse is None:
-        raise BordspelError(f"{spec} does not search, so it cannot analyse")
-    found = analyse(state)
+    found = analyse(spec, state, seed=seed)
     return {
         "move": str(found.move.to_str()),
         "score": found.score,

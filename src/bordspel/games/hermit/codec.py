@@ -20,6 +20,9 @@ __all__ = ["CODEC", "HermitCodec"]
 
 
 class HermitCodec(Codec):
+    """Hermit's actions (colour, placement and top-left square: ``9 n^2``) and its six planes
+    of covered and open squares per colour (see the module docstring)."""
+
     def num_actions(self, start: State) -> int:
         assert isinstance(start, HermitState)
         return 9 * start.n * start.n

@@ -51,6 +51,10 @@ class ProofSolver:
     """Called with the number of positions examined, every 10,000."""
     table_bits: int = 18
     """The compiled search keeps ``4 * 2**table_bits`` results (16 bytes each)."""
+    node_limit: int | None = None
+    """Stop with OutOfTime once ``visited()`` passes this: a bound that needs no clock."""
+    built: int = 0
+    """Positions the pure search built (a move's child each: what costs it the most)."""
 
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
@@ -60,6 +64,11 @@ class ProofSolver:
         self.core: Any = None
         if native is not None and self.n <= 8 and self.small <= 16:
             self.core = native.Solver(self.n, self.small, self.table_bits)
+
+    def visited(self) -> int:
+        """What ``node_limit`` bounds: the positions searched by the compiled search (``examined``),
+        the positions built by the pure one (``built``)."""
+        return self.examined if self.core is not None else self.built
 
     def total_examined(self) -> int:
         """Positions searched plus small regions given a Grundy value."""
@@ -82,8 +91,12 @@ class ProofSolver:
     def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
         """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs.
 
-        Checks the deadline: on big boards one position's children take long to list."""
+        Checks the deadline and the node limit: on big boards one position's children take long
+        to list."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        self.built += 1
+        if self.node_limit is not None and self.built > self.node_limit:
             raise OutOfTime
         merged = dict(large)
         for region in regions(accepts, self.geo):
@@ -119,10 +132,12 @@ class ProofSolver:
         """The compiled search, with this solver's deadline and progress."""
         core = self.core
         core.deadline, core.on_progress = self.deadline, self.on_progress
+        core.node_limit = self.node_limit or 0
         try:
             return bool(core.wins(*accepts, heap))
         finally:
             self.examined = int(core.examined)
+            core.node_limit = 0
 
     def _count(self) -> None:
         self.examined += 1

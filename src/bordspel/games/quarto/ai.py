@@ -561,8 +561,16 @@ def _value(exact: PureQuartoSolver, state: QuartoState) -> Solution:
     return exact.solve_placement(board, state.hand, available)
 
 
-def solver(time_limit: float | None, max_empty: int = 11) -> Endgame:
-    """The endgame solver with ``time_limit`` seconds per move (see :class:`QuartoEndgame`)."""
+CLOCKLESS_EMPTY = 10
+"""The most empty squares a solver without a clock solves from: it runs to the end (at most
+about 0.02 s compiled, 1 s in pure Python), so its answers repeat exactly."""
+
+
+def solver(time_limit: float | None, max_empty: int | None = None) -> Endgame:
+    """The endgame solver with ``time_limit`` seconds per move from ``max_empty`` empty squares
+    (by default 11); without a time, from :data:`CLOCKLESS_EMPTY` (see :class:`QuartoEndgame`)."""
+    if max_empty is None:
+        max_empty = 11 if time_limit is not None else CLOCKLESS_EMPTY
     return QuartoEndgame(time_limit, max_empty)
 
 

@@ -21,6 +21,9 @@ __all__ = ["CODEC", "QuartoCodec"]
 
 
 class QuartoCodec(Codec):
+    """Quarto's 288 actions (a piece to give, or a square and the piece to give after it) and its
+    eleven planes of the board, the piece in hand and the pieces left (see the module docstring)."""
+
     def num_actions(self, start: State) -> int:
         return 16 + 16 * 17
 

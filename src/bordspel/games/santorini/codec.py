@@ -41,6 +41,9 @@ TURNS, WINS, GODS_AT = 300, 428, 444
 
 
 class SantoriniCodec(Codec):
+    """Santorini's actions (setup pairs, worker-move-build turns, winning moves, and with gods
+    the other turns by rank) and its planes of towers, workers and gods (see the module docstring)."""
+
     def num_actions(self, start: State) -> int:
         assert isinstance(start, SantoriniState)
         return GODS_AT if start.powers is None else GODS_AT + GOD_TURNS
