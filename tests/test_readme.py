@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import os
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
@@ -19,3 +20,14 @@ def test_readme_examples() -> None:
     finally:
         os.chdir(old)
     assert result.attempted >= 30 and result.failed == 0
+
+
+def test_readme_links_every_documentation_page_and_each_link_resolves() -> None:
+    text = (ROOT / "README.md").read_text()
+    linked = set(re.findall(r"\]\(((?:docs/)[^)#\s]+)\)", text))
+    assert all((ROOT / link).exists() for link in linked), sorted(
+        l for l in linked if not (ROOT / l).exists()
+    )
+    pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    pages -= {"docs/index.md"} | {p for p in pages if p.startswith("docs/reference/")}
+    assert pages <= linked, sorted(pages - linked)
