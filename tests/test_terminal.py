@@ -4,6 +4,7 @@ progress lines, and the arena's refusals and Elo bounds."""
 from __future__ import annotations
 
 import io
+import re
 import signal
 import sys
 
@@ -37,12 +38,16 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
+GIVE = r"Hand your opponent a piece \(like .\): "
+PLACE = r"Place piece (.), then hand your opponent a piece \(like [a-d][1-4]:.\): "
+
+
 def test_quarto_in_a_terminal_shows_every_property_the_last_move_and_stops_on_ctrl_c() -> None:
     child = spawn("play", "quarto", "--vs", "easy", "--seed", "1")
-    child.expect("player 1> ")
+    child.expect(GIVE)
     assert "to give:" in child.before and LEGEND in child.before and "[A▲○]" in child.before
     child.sendline("B")  # hand over B; the computer places it and hands a piece back
-    child.expect("player 1> ")
+    child.expect(PLACE)
     after = child.before
     assert "player 2 (easy) plays" in after
     board, to_give = after.rsplit("to give:", 1)
@@ -57,13 +62,37 @@ def test_quarto_in_a_terminal_shows_every_property_the_last_move_and_stops_on_ct
 
 def test_plain_quarto_marks_the_computers_placement_without_colour() -> None:
     child = spawn("play", "quarto", "--vs", "easy", "--seed", "1", "--plain")
-    child.expect("player 1> ")
+    child.expect(GIVE)
     child.sendline("B")
-    child.expect("player 1> ")
+    child.expect(PLACE)
     board = child.before.rsplit("in hand:", 1)[0]
     assert "\x1b" not in board and board.count(">[B▽○▪]<") == 1  # only the piece just placed
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_the_prompt_asks_the_person_what_to_type_in_words() -> None:
+    """Against the computer the prompt speaks to the person, in the words of the game's guide."""
+    quarto = spawn("play", "quarto", "--vs", "easy", "--seed", "1", "--plain")
+    quarto.expect_exact("Hand your opponent a piece (like I): ")
+    assert "player 1" not in quarto.before
+    quarto.sendline("B")
+    quarto.expect(PLACE)
+    handed = quarto.match.group(1)
+    assert re.search(rf"player 2 \(easy\) plays [a-d][1-4]:{handed}\b", quarto.before)
+    santorini = spawn("play", "santorini", "--vs", "easy", "--seed", "1", "--plain")
+    santorini.expect_exact("Place your first worker, then place your second worker (like c2b3): ")
+    santorini.sendline("a1e5")
+    santorini.expect(r"Your turn \(worker, move, build, like (?:[a-e][1-5]){3}\): ")
+    hermit = spawn("play", "hermit", "-o", "size=5", "--vs", "easy", "--plain")
+    hermit.expect(r"Your turn \(colour, square, direction, like [RYB][a-e][1-5][UHV]\): ")
+    assert "to move" not in hermit.before
+    hermit.sendline("Rc3U")
+    hermit.expect("Your turn")
+    assert "player 2 (easy) plays" in hermit.before and "player 1" not in hermit.before
+    for child in (quarto, santorini, hermit):
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
 
 
 def test_the_last_move_is_marked_in_every_game() -> None:

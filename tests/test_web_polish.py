@@ -1,7 +1,9 @@
-"""The browser app's usability audit, point by point, in a real browser (see test_web_browser.py):
+"""The browser app's usability audits, point by point, in a real browser (see test_web_browser.py):
 errors that clear themselves and speak the page's words, the levels offered, who is who on a
 phone, the status in replay, the takeback after the end, the way back from the rules, Quarto's
-width, Santorini's build targets and the move numbers in replay."""
+width, Santorini's build targets and the move numbers in replay; then a large board on a phone,
+a preview before a tap plays, Quarto's still tray and lettered pieces, the seats in words and the
+rules pictures' arrows."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, Route, expect
 
-from bordspel.core import new_game
+from bordspel.core import available_games, new_game
+from bordspel.games.hermit.svg import BLOCK_COLOURS
+from bordspel.guide import guide_of
 from bordspel.web.app import create_app
 from tests.live import serving
 from tests.test_web_browser import chromium, click_squares, game_page, post, start, wait_for_turn
@@ -245,3 +249,143 @@ def test_santorini_the_square_left_looks_like_every_other_build_target(
     assert "a1" in [square for square, *_ in looks]
     assert len({tuple(look) for _, *look in looks}) == 1
     page.context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+RECTS = (
+    "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); "
+    "return {name: n.dataset.square || n.dataset.piece, x: r.x, y: r.y, right: r.right, bottom: r.bottom}; })"
+)
+
+
+def test_a_12x12_hermit_board_fits_a_phone_with_every_column_in_view(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "hermit", {"size": 12}, viewport=PHONE)
+    squares = page.locator("#board .square").evaluate_all(RECTS)
+    assert len(squares) == 144 and all(r["x"] >= 0 and r["right"] <= 390 for r in squares)  # a-l all in view
+    assert min(r["right"] - r["x"] for r in squares) > 24  # smaller than 44 px, as large as fits
+    assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('#board'))")
+    assert box(page, "#replay")["y"] + box(page, "#replay")["height"] <= 844  # no scrolling to reach it
+    page.context.close()
+
+
+def test_hermit_on_touch_shows_the_block_first_and_plays_on_a_second_tap(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    start(page, base_url, "hermit", {"size": 5}, "easy")
+    page.tap("#board [data-square=b3]")
+    shape = page.locator("#board .preview")
+    expect(shape).to_have_count(1)
+    assert shape.get_attribute("fill") == BLOCK_COLOURS["R"]
+    expect(page.locator("#status")).to_have_text(
+        "Your turn: tap the square again to play there, or tap another square"
+    )
+    page.wait_for_timeout(300)
+    expect(page.locator("#moves li")).to_have_count(0)  # a mis-tap plays nothing
+    page.tap("#board [data-square=d2]")  # the preview moves
+    expect(shape).to_have_count(1)
+    assert (
+        shape.get_attribute("x") == f"{float(page.get_attribute('#board [data-square=d2]', 'x') or 0) + 5:g}"
+    )
+    expect(page.locator("#moves li")).to_have_count(0)
+    page.click("[data-lang=nl]")
+    expect(page.locator("#status")).to_have_text(
+        "Jouw beurt: tik nog eens op het veld om daar te spelen, of tik op een ander veld"
+    )
+    page.tap("#board [data-square=d2]")
+    expect(page.locator("#moves li").first).to_have_text("Rd2U")
+    page.context.close()
+
+
+def tray(page: Page) -> dict[str, tuple[str | None, str | None]]:
+    """Where each piece to give stands in the tray (its click target's corner, in the picture's units)."""
+    pieces = page.locator("#board [data-piece]").evaluate_all(
+        "nodes => nodes.map(n => [n.dataset.piece, n.getAttribute('x'), n.getAttribute('y')])"
+    )
+    return {name: (x, y) for name, x, y in pieces}
+
+
+def test_quarto_pieces_to_give_keep_their_places(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    before = tray(page)
+    assert len(before) == 16 and len(set(before.values())) == 16
+    page.click("#board [data-piece=B]")
+    expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
+    wait_for_turn(page)
+    after = tray(page)
+    handed = (page.locator("#moves li").last.text_content() or "")[-1]
+    assert set(after) == set(before) - {"B", handed}
+    assert all(after[name] == before[name] for name in after)  # nothing moved up into B's slot
+    page.context.close()
+
+
+def test_quarto_pieces_on_the_board_carry_their_letters(browser: Browser, base_url: str) -> None:
+    page = game_page(browser, base_url, "quarto", {})
+    play_two_moves(page)  # A handed over; the computer places it ("c1:I")
+    square = (page.locator("#moves li").last.text_content() or "").split(":")[0]
+    letter = page.locator("#board text.letter")
+    expect(letter).to_have_text(["A"])
+    mark, place = box(page, "#board text.letter"), box(page, f"#board [data-square={square}]")
+    assert place["x"] < mark["x"] and mark["x"] + mark["width"] < place["x"] + place["width"]
+    assert place["y"] < mark["y"] and mark["y"] + mark["height"] < place["y"] + place["height"]
+    assert mark["height"] < place["height"] / 3  # small, in a corner of its square
+    page.context.close()
+
+
+ONE_LINE = (
+    "nodes => nodes.map(n => n.getBoundingClientRect().height "
+    "< 1.6 * parseFloat(getComputedStyle(n).lineHeight))"
+)
+
+
+def test_the_seats_are_said_in_words_and_each_player_keeps_to_one_line(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_context(viewport={"width": 1100, "height": 820}).new_page()
+    page.goto(f"{base_url}/?game=santorini")
+    page.wait_for_selector("#seats select")
+    page.locator("#options input[name=players]").fill("3")
+    for seat, spec in enumerate(["medium", "medium", "human"]):
+        page.select_option(f"#seat-{seat}", spec)
+    page.click("#start")
+    page.wait_for_selector("#board svg")
+    you = page.locator("#you")
+    expect(you).to_have_text("You play third.")
+    page.click("[data-lang=nl]")
+    expect(you).to_have_text("Jij speelt als derde.")
+    expect(page.locator("#players li .name")).to_have_text(
+        ["Computer (gemiddeld)", "Computer (gemiddeld)", "Jij"]
+    )
+    assert all(page.locator("#players li").evaluate_all(ONE_LINE))
+    page.set_viewport_size(PHONE)
+    expect(page.locator("#seat-line")).to_be_visible()
+    assert all(page.locator("#players li").evaluate_all(ONE_LINE))
+    assert all(page.locator("#seat-line li").evaluate_all(ONE_LINE))
+    page.context.close()
+    first = game_page(browser, base_url, "quarto", {})
+    expect(first.locator("#you")).to_have_text("You play first.")
+    first.click("[data-lang=nl]")
+    expect(first.locator("#you")).to_have_text("Jij begint.")
+    first.context.close()
+
+
+COVERED = """figure => [...figure.querySelectorAll('text')].filter(label => {
+  const r = label.getBoundingClientRect();
+  const points = [[0.5, 0.5], [0.25, 0.3], [0.75, 0.3], [0.25, 0.7], [0.75, 0.7]];
+  return points.some(([fx, fy]) => {
+    const top = document.elementFromPoint(r.x + fx * r.width, r.y + fy * r.height);
+    return top !== null && top.closest('.arrow') !== null;
+  });
+}).map(label => label.textContent)"""
+
+
+@pytest.mark.parametrize("game", [name for name in available_games() if guide_of(name).rules is not None])
+def test_no_arrow_in_a_rules_picture_covers_a_label(browser: Browser, base_url: str, game: str) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 820})
+    page.goto(f"{base_url}/rules/{game}")
+    page.wait_for_selector("#rules-body svg")
+    for figure in page.locator("#rules-body figure").all():
+        figure.scroll_into_view_if_needed()
+        assert figure.evaluate(COVERED) == []
+    assert page.locator("#rules-body .arrow").count() >= (1 if game == "santorini" else 0)
+    page.close()

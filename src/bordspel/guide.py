@@ -56,7 +56,10 @@ class Guide:
     """``orders(state, move)``: more click paths for the move (its actions in another order that
     reaches the same position), each with the prompts of ``clicks``."""
     prompts: Callable[[Any], dict[str, dict[str, str]]] = _no_words
-    """``prompts(state)``: per language, the words of each prompt key and ``over:<termination>``."""
+    """``prompts(state)``: per language, the words of each prompt key and ``over:<termination>``,
+    and optionally ``typed``: the parts of a move as the terminal types it (``worker, move,
+    build``), where the clicks' words speak of clicking (the terminal joins those otherwise:
+    "Place piece K, then hand your opponent a piece")."""
     seat_colours: Callable[[Any], list[str | None]] = _no_colours
     """``seat_colours(state)``: each seat's colour on the board, or None."""
     seat_notes: Callable[[Any], dict[str, list[str | None]]] = _no_notes

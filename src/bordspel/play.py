@@ -1,8 +1,10 @@
 """``bordspel play``: a game in the terminal against the computer or another person.
 
 Type a move in the game's notation, or a command: ``moves``, ``hint``, ``undo``, ``save FILE``,
-``load FILE``, ``position``, ``cards``, ``help``, ``quit``. A mistyped or illegal move gets a one-line
-reason and a new prompt. Boards are drawn in colour (through rich when it is installed).
+``load FILE``, ``position``, ``cards``, ``help``, ``quit``. The prompt says what to type, in the
+words of the game's guide ("Your turn (worker, move, build, like c3d4e4): ", "Place piece K, then
+hand your opponent a piece (like a1:B): "). A mistyped or illegal move gets a one-line reason and
+a new prompt. Boards are drawn in colour (through rich when it is installed).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from bordspel import ansi
 from bordspel.ai import make_player
 from bordspel.ai.players import Player
 from bordspel.core import BordspelError, Move, State
+from bordspel.guide import guide_of
 from bordspel.record import Game
 
-__all__ = ["Session", "picture", "seats_for"]
+__all__ = ["Session", "picture", "seats_for", "turn_prompt"]
 
 HUMAN = "human"
 HELP = """Type a move (e.g. {example}), or one of:
@@ -71,12 +74,19 @@ class Session:
         self._say(picture(state, self.colour, last))
         outcome = state.outcome()
         if outcome is None:
-            self._say(f"{self._seat_name(state.to_move)} to move")
+            if not self._alone(state.to_move):  # the prompt addresses the only person
+                self._say(f"{self._seat_name(state.to_move)} to move")
         else:
             winners = " and ".join(self._seat_name(s) for s in sorted(outcome.winners)) or "nobody"
             self._say(f"result {outcome.result_str()}: {winners} won ({outcome.termination})")
 
+    def _alone(self, seat: int) -> bool:
+        """Whether ``seat`` is the only person's (against the computer)."""
+        return self.seats[seat] == HUMAN and self.seats.count(HUMAN) == 1
+
     def _seat_name(self, seat: int) -> str:
+        if self._alone(seat):
+            return "you"
         spec = self.seats[seat]
         return f"player {seat + 1}" + ("" if spec == HUMAN else f" ({spec})")
 
@@ -93,7 +103,7 @@ class Session:
             if state.is_over() and HUMAN not in self.seats:
                 return 0
             try:
-                line = self.read(f"player {state.to_move + 1}> " if not state.is_over() else "game over> ")
+                line = self.read(turn_prompt(state) if not state.is_over() else "game over> ")
             except EOFError:
                 self._say("")
                 return 0
@@ -172,6 +182,30 @@ class Session:
         moves = self.game.state.legal_moves()
         example = moves[0].to_str() if moves else "a move"
         self._say(HELP.format(example=example, hint=self.hint_spec))
+
+
+def turn_prompt(state: State) -> str:
+    """What the person to move is asked, in the words of the game's guide: the parts of a typed
+    move ("Your turn (colour, square, direction, like Ra1U): "), or else its clicks' prompts
+    joined ("Place piece K, then hand your opponent a piece (like a1:B): "), with a legal move
+    as the example."""
+    moves = state.legal_moves()
+    example = f"like {moves[len(moves) // 2].to_str()}" if moves else ""
+    words = guide_of(state.name).prompts(state).get("en", {})
+    typed = words.get("typed", "")
+    said = "" if typed else ", then ".join(words[step] for step in _steps(state, moves) if step in words)
+    head = f"{said[:1].upper()}{said[1:]}" if said else "Your turn"
+    inside = ", ".join(part for part in (typed, example) if part)
+    return f"{head} ({inside}): " if inside else f"{head}: "
+
+
+def _steps(state: State, moves: list[Move]) -> list[str]:
+    """The prompt keys of the legal moves' clicks, each once, in their order."""
+    clicks = guide_of(state.name).clicks
+    steps: dict[str, None] = {}
+    for move in moves:
+        steps.update(dict.fromkeys(clicks(state, move).get("steps", [])))
+    return list(steps)
 
 
 def picture(state: State, colour: bool, last: Move | None = None) -> str:

@@ -239,12 +239,15 @@ def overlays(frame: Frame, options: Options) -> list[str]:
 
 
 def arrow(frame: Frame, start: Square, end: Square) -> str:
-    """An arrow from the centre of ``start`` to the centre of ``end``."""
+    """An arrow from ``start`` to ``end``, clear of both squares' middles, where a piece and its
+    label stand: it leaves from beside the piece on ``start`` and stops short of the middle of ``end``."""
     (x1, y1), (x2, y2) = frame.centre(*start), frame.centre(*end)
     dx, dy = x2 - x1, y2 - y1
     length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
     ux, uy = dx / length, dy / length
-    head, half = frame.cell * 0.32, frame.cell * 0.16
+    lift, stop = (frame.cell * 0.3, frame.cell * 0.22) if length > frame.cell * 0.9 else (0.0, 0.0)
+    x1, y1, x2, y2 = x1 + ux * lift, y1 + uy * lift, x2 - ux * stop, y2 - uy * stop
+    head, half = frame.cell * 0.26, frame.cell * 0.15
     bx, by = x2 - ux * head, y2 - uy * head
     corners = ((x2, y2), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half))
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)

@@ -65,7 +65,9 @@ def _legal(state: State) -> list[dict[str, Any]]:
 def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
     game = stored.game
     last = game.moves[ply - 1] if ply else None
-    return svg.render(game.states[ply], size=520, interactive=interactive, last_move=last, caption=False)
+    return svg.render(
+        game.states[ply], size=520, interactive=interactive, last_move=last, caption=False, piece_letters=True
+    )
 
 
 def game_view(stored: StoredGame) -> dict[str, Any]:

@@ -24,10 +24,12 @@ def prompts(state: HermitState) -> dict[str, dict[str, str]]:
     return {
         "en": {
             "block": "choose a colour and a direction, then click where the block goes",
+            "typed": "colour, square, direction",
             "over:no legal move": "no block could be placed",
         },
         "nl": {
             "block": "kies een kleur en een stand, en klik dan waar het blok komt",
+            "typed": "kleur, veld, stand",
             "over:no legal move": "er kon geen blok meer bij",
         },
     }

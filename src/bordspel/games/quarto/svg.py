@@ -3,7 +3,8 @@
 A piece is tall or short (the height of its side), square or round (a box or a cylinder),
 hollow or solid (a hole in its top) and light or dark (red and blue in the standard set).
 Under the board (or beside it, on a wide page): the piece in hand and the pieces still to give,
-each with its letter.
+each with its letter and in a slot of its own (its place in the full set, left empty once given),
+so that no piece moves while the game goes on.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ def draw(state: QuartoState, options: Options, size: int) -> str:
 
 
 def _strip(state: QuartoState, frame: Frame, colours: tuple[str, str], options: Options) -> list[str]:
-    """Under the board: the piece in hand (ringed when just handed over) and the pieces to give."""
+    """Under the board: the piece in hand (ringed when just handed over) and the pieces to give, each
+    in its own slot (a piece's code is its place in the full set)."""
     chars, top = state.pieces.chars, frame.height
     out = [el("text", "in hand", x=MARGIN, y=top + 4, font_size=13, fill=INK, data_i18n="in_hand")]
     hand_x, hand_y = MARGIN + SLOT / 2, top + 14 + SLOT / 2
@@ -134,8 +136,8 @@ def _strip(state: QuartoState, frame: Frame, colours: tuple[str, str], options: 
             out += last_move_marks([(hand_x - SLOT / 2, hand_y - SLOT / 2, SLOT, SLOT)])
     left = frame.width - MARGIN - 4 * SLOT
     out.append(el("text", "to give", x=left, y=top + 4, font_size=13, fill=INK, data_i18n="to_give"))
-    for i, code in enumerate(state.available()):
-        x, y = left + (i % 4) * SLOT, top + 10 + (i // 4) * SLOT
+    for code in state.available():
+        x, y = left + (code % 4) * SLOT, top + 10 + (code // 4) * SLOT
         out.append(piece_svg(code, x + SLOT / 2, y + SLOT / 2 - 5, colours, 0.7))
         out.append(el("text", chars[code], x=x + SLOT / 2, y=y + SLOT - 3, font_size=11, text_anchor="middle",
                       fill=INK))  # fmt: skip

@@ -63,9 +63,14 @@ def _build_steps(action: Action, before: list[str], moves: bool) -> list[str]:
     return [key, "dome"] if action.kind == "dome" else [key]
 
 
+TYPED = {"en": "worker, move, build", "nl": "bouwer, stap, bouw"}
+"""The parts of a turn as the terminal types it (``c3d4e4``)."""
+
+
 def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
-    """The words of each click's prompt, of the Dome button and of each way a game ends."""
-    return {
+    """The words of each click's prompt, of the Dome button and of each way a game ends, and
+    after the setup the parts of a typed turn (during it the placements' prompts say it)."""
+    words = {
         "en": {
             "first": "place your first worker",
             "second": "place your second worker",
@@ -103,6 +108,10 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
             f"over:{GOD_ENDING}": "een winnende zet of de kracht van een god, of er was geen zet meer",
         },
     }
+    if not state.in_setup:
+        for language, typed in TYPED.items():
+            words[language]["typed"] = typed
+    return words
 
 
 def seat_notes(state: SantoriniState) -> dict[str, list[str | None]]:

@@ -20,11 +20,12 @@ const bordspel = (() => {
       previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
       missing: "No such game", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
-      player: "Player {n}", you: "You", seat: "seat {n}", your_move: "Your turn", your_turn: "Your turn: {prompt}",
+      player: "Player {n}", you: "You", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
       won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
       resignation: "resignation", and: " and ", watching: "You are watching this game.",
-      playing: "You play seat {n}.", you_asked: "You asked to take back your move.",
+      playing: "You are player {n}.", playing_1: "You play first.", playing_2: "You play second.",
+      playing_3: "You play third.", playing_4: "You play fourth.", you_asked: "You asked to take back your move.",
       asks: "{name} asks to take back their move.", replaying: "Move {ply} of {plies}",
       replay_start: "Start position ({plies} moves)", go_player: "Play as {name}", spectators: "Spectators",
       in_hand: "in hand", to_give: "to give", supply: "supply",
@@ -37,7 +38,7 @@ const bordspel = (() => {
       confirm_turn: "press End turn to play this turn",
       changed: "The game changed meanwhile; the board shows the current position.",
       replay_status: "Replaying move {ply} of {plies}", replay_status_start: "Replaying the start position ({plies} moves)",
-      back_to_game: "Back to the game",
+      back_to_game: "Back to the game", tap_again: "tap the square again to play there, or tap another square",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -49,11 +50,12 @@ const bordspel = (() => {
       previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
       missing: "Spel niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
-      player: "Speler {n}", you: "Jij", seat: "plaats {n}", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
+      player: "Speler {n}", you: "Jij", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
       won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
       resignation: "opgegeven", and: " en ", watching: "Je kijkt naar dit spel.",
-      playing: "Je speelt op plaats {n}.", you_asked: "Je vroeg om je zet terug te nemen.",
+      playing: "Jij bent speler {n}.", playing_1: "Jij begint.", playing_2: "Jij speelt als tweede.",
+      playing_3: "Jij speelt als derde.", playing_4: "Jij speelt als vierde.", you_asked: "Je vroeg om je zet terug te nemen.",
       asks: "{name} vraagt om een zet terug te nemen.", replaying: "Zet {ply} van {plies}",
       replay_start: "Beginstelling ({plies} zetten)", go_player: "Speel als {name}", spectators: "Kijkers",
       in_hand: "je hand", to_give: "te geven", supply: "voorraad",
@@ -66,7 +68,7 @@ const bordspel = (() => {
       confirm_turn: "druk op Beurt klaar om deze beurt te spelen",
       changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
       replay_status: "Terugkijken: zet {ply} van {plies}", replay_status_start: "Terugkijken: de beginstelling ({plies} zetten)",
-      back_to_game: "Terug naar het spel",
+      back_to_game: "Terug naar het spel", tap_again: "tik nog eens op het veld om daar te spelen, of tik op een ander veld",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -284,7 +286,7 @@ const bordspel = (() => {
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
     const page = {
       id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
-      replay: null, thinking: null, timer: null, hint: null, error: null,
+      replay: null, thinking: null, timer: null, hint: null, error: null, touch: false, tapped: null,
     };
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
@@ -292,9 +294,12 @@ const bordspel = (() => {
     $("#hint-button").addEventListener("click", () => askHint(page));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
+    $("#board").addEventListener("pointerdown", (event) => {
+      page.touch = touching(event);
+    });
     $("#board").addEventListener("click", (event) => click(page, event));
-    $("#board").addEventListener("pointerover", (event) => preview(page, event.target));
-    $("#board").addEventListener("pointerleave", () => preview(page, null));
+    $("#board").addEventListener("pointerover", (event) => touching(event) || preview(page, event.target));
+    $("#board").addEventListener("pointerleave", (event) => touching(event) || preview(page, null));
     $("#first").addEventListener("click", () => replayTo(page, 0));
     $("#previous").addEventListener("click", () => replayTo(page, replayPly(page) - 1));
     $("#next").addEventListener("click", () => replayTo(page, replayPly(page) + 1));
@@ -385,6 +390,7 @@ const bordspel = (() => {
     const previous = page.view;
     page.view = view;
     page.clicks = [];
+    page.tapped = null;
     if (previous && previous.version !== view.version) page.error = null;
     if (page.hint && page.hint.version !== view.version) page.hint = null;
     if (page.replay !== null && page.replay > view.ply) page.replay = null;
@@ -467,8 +473,7 @@ const bordspel = (() => {
     const move = view.legal.find((m) => m.text === text);
     if (!move || !move.paths.length) return;
     for (const token of move.paths[0]) {
-      const [kind, name] = token.split(/:(.*)/s);
-      const node = document.querySelector(`#board [data-${kind}="${CSS.escape(name)}"]`);
+      const node = nodeOf(token);
       if (node) node.classList.add("hint");
     }
   }
@@ -479,10 +484,10 @@ const bordspel = (() => {
     return swatch;
   }
 
+  // One line per seat, numbered by the list in the order of play: "2. ● Computer (hard)".
   function player(view, seat) {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
       swatchOf(view.seat_colours[seat]), element("span", { class: "name", text: seatName(view, seat) }));
-    if (view.seats[seat] !== "human") item.append(element("span", { class: "seat", text: ` · ${t("seat", { n: seat + 1 })}` }));
     const note = (view.seat_notes[language] || view.seat_notes.en)[seat];
     if (note) item.append(element("p", { class: "note", text: note }));
     return item;
@@ -531,6 +536,7 @@ const bordspel = (() => {
   // The words of the clicks that can come next ("pick a worker or choose where to build before
   // moving"), and "or end your turn" when the clicks so far already make a whole turn.
   function prompt(page) {
+    if (page.tapped && previewOf(page, page.tapped)) return t("tap_again");
     const steps = [...new Set(matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean))];
     const words = page.view.prompts[language] || page.view.prompts.en || {};
     const next = steps.map((step) => words[step] || step).join(t("or"));
@@ -556,11 +562,18 @@ const bordspel = (() => {
     page.timer = null;
   }
 
+  // "You play first" ("Jij begint"), second, third, fourth; later seats by number.
+  function playing(view) {
+    if (view.you === null) return t("watching");
+    const key = `playing_${view.you + 1}`;
+    return key in TEXT.en ? t(key) : t("playing", { n: view.you + 1 });
+  }
+
   function controls(page) {
     const view = page.view;
     const person = view.you !== null && view.seats[view.you] === "human";
     const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
-    $("#you").textContent = view.you === null ? t("watching") : t("playing", { n: view.you + 1 });
+    $("#you").textContent = playing(view);
     for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
     $("#undo").textContent = againstPeople ? t("ask_takeback") : t("undo");
     // Against the computer a lost game may be taken back; a person is not asked once it is over.
@@ -652,6 +665,11 @@ const bordspel = (() => {
     return count ? matching(page).find(({ path }) => path.length === count) : undefined;
   }
 
+  function nodeOf(token) {
+    const [kind, name] = token.split(/:(.*)/s);
+    return document.querySelector(`#board [data-${kind}="${CSS.escape(name)}"]`);
+  }
+
   function tokenOf(node) {
     if (node.dataset.square) return `square:${node.dataset.square}`;
     if (node.dataset.piece) return `piece:${node.dataset.piece}`;
@@ -698,13 +716,18 @@ const bordspel = (() => {
     return { x: left, y: top, width: right - left, height: bottom - top };
   }
 
-  // Pointing at a target shows what the move would put there (a move's "preview": squares and colour).
+  // The move a click on ``token`` would make next that shows a preview, if any.
+  const previewOf = (page, token) =>
+    matching(page).find(({ path, move }) => path[page.clicks.length] === token && move.preview);
+
+  // Pointing at a target shows what the move would put there (a move's "preview": squares and
+  // colour); on touch, where nothing points, the square tapped once shows it (page.tapped).
   function preview(page, node) {
     for (const old of document.querySelectorAll("#board .preview")) old.remove();
-    const target = node && node.closest && node.closest("#board .target[data-square]");
+    const shown = node || (page.tapped && nodeOf(page.tapped));
+    const target = shown && shown.closest && shown.closest("#board .target[data-square]");
     if (!target || !page.view) return;
-    const token = tokenOf(target);
-    const found = matching(page).find(({ path, move }) => path[page.clicks.length] === token && move.preview);
+    const found = previewOf(page, tokenOf(target));
     if (!found) return;
     const box = squaresBox(found.move.preview.squares);
     if (!box) return;
@@ -736,15 +759,26 @@ const bordspel = (() => {
     piece.style.transform = `translate(${end.x - start.x}px, ${end.y - start.y}px)`;
   }
 
+  const touching = (event) => (event.pointerType ? event.pointerType === "touch" : matchMedia("(pointer: coarse)").matches);
+
+  // A click on a square or piece. On touch a tap that would play a move with a preview (a block to
+  // lay) shows the preview first, and a second tap on the same square plays it.
   function click(page, event) {
     const node = event.target.closest("[data-square], [data-piece]");
-    if (node) advance(page, tokenOf(node));
+    if (!node) return;
+    const token = tokenOf(node);
+    if (page.touch && page.tapped !== token && previewOf(page, token)) {
+      page.tapped = token;
+      preview(page, null);
+      showStatus(page);
+    } else advance(page, token);
   }
 
   // One more click (a square, a piece or a button); a whole turn that cannot go on is sent, unless
   // its move parts ask for a confirmation (End turn).
   function advance(page, token) {
     if (page.busy || !page.view) return;
+    page.tapped = null;
     const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
     if (next.has(token)) {
       page.clicks.push(token);
@@ -769,6 +803,7 @@ const bordspel = (() => {
     else if (event.key === "End") replayTo(page, page.view.ply);
     else if (event.key === "Escape") {
       page.clicks = [];
+      page.tapped = null;
       highlight(page);
       showStatus(page);
     } else {
@@ -829,7 +864,8 @@ const bordspel = (() => {
 
   // The picture fills the column but stays within the window's height, below the status and
   // toolbar and above the replay buttons. On a small screen it keeps every click target at least
-  // 44 pixels wide, scrolling sideways if it must.
+  // 44 pixels wide while the column is wide enough for that; a larger board (12x12 squares on a
+  // phone) takes the column's width with smaller squares, so that every square stays in view.
   function fitBoard() {
     const picture = $("#board svg");
     if (!picture) return;
@@ -839,7 +875,9 @@ const bordspel = (() => {
     picture.style.maxWidth = `max(320px, calc((100vh - ${room}px) * ${(width / height).toFixed(3)}))`;
     const targets = [...picture.querySelectorAll(".square, .piece")].map((node) => Number(node.getAttribute("width")));
     const border = 2; // the picture's frame, inside its width
-    if (targets.length) picture.style.minWidth = `${Math.ceil((width * TOUCH) / Math.min(...targets)) + border}px`;
+    if (!targets.length) return;
+    const touchable = Math.ceil((width * TOUCH) / Math.min(...targets)) + border;
+    picture.style.minWidth = `${Math.min(touchable, $("#board").clientWidth)}px`;
   }
 
   // A picture with a tray under the board (data-beside="width height dx dy": see bordspel.svg)
