@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bordspel import new_game
 from bordspel.ai.registry import make_player
 from bordspel.games.santorini.ai import god_threats
 from bordspel.games.santorini.gods import GODS
@@ -46,3 +47,25 @@ def test_alpha_beta_takes_pans_drop() -> None:
 )
 def test_the_evaluation_counts_god_threats(position: str, threats: int) -> None:
     assert god_threats(SantoriniState.from_str(position), 0) == threats
+
+
+def _god_tables(players: int) -> list[list[str]]:
+    """Every god once, ``players`` to a game (the last game topped up from the first gods)."""
+    names = sorted(GODS)
+    return [(names[i : i + players] + names)[:players] for i in range(0, len(names), players)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+def test_players_play_every_god_with_more_players(players: int) -> None:
+    for number, gods in enumerate(_god_tables(players)):
+        state = new_game("santorini", players=players, gods="/".join(gods))
+        bots = [
+            make_player(spec, "santorini", seed=number) for spec in ("alphabeta:depth=1", "mcts:playouts=3")
+        ]
+        for ply in range(2 * players + 6):  # the setup, then six turns
+            if state.is_over():
+                break
+            move = bots[ply % 2].step(state)
+            assert state.is_legal(move), (gods, state.to_str())
+            state = state.apply(move)
