@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bordspel.core import NotationError
+from bordspel.core import IllegalMoveError, NotationError
 from bordspel.games.santorini.gods import GOD_TEXT, GODS
 from bordspel.santorini import SantoriniState
 
@@ -124,17 +124,19 @@ CASES = {
         position("02444/44444/00000/44444/04440", "c3a1,a5e5", "selene,-"),
         BASE | {"c3b3+b1*", "c3d3+b1*"},
     ),
-    "triton-win-later": (  # b1 is reached first from level 3 (no win), then from a2 on level 2
+    "triton-win-later": (  # b1 is reached first from level 3 (no win), then from a2 on level 2;
+        # a1a2+a2a1 climbs back onto its own level-3 start: a win
         position("33444/24444/44444/44400/44440", "a1e5,d4e4", "triton,-"),
-        {"a1b1a1", "a1b1a2", "a1a2a1", "a1a2b1", "a1a2+a2b1"},
+        {"a1b1a1", "a1b1a2", "a1a2a1", "a1a2b1", "a1a2+a2b1", "a1a2+a2a1", "a1b1+b1a1+a2", "a1b1+b1a1+b1"},
     ),
     "triton-persephone": (  # a2 also by way of a1, moving up as Persephone demands
         position("10444/04444/44444/44400/44440", "b1e5,d4e4", "triton,persephone"),
-        {"b1a1a2", "b1a1b1", "b1a1+a1a2+a1", "b1a1+a1a2+b1"},
+        {"b1a1a2", "b1a1b1", "b1a1+a1a2+a1", "b1a1+a1a2+b1", "b1a1+a1b1+a1", "b1a1+a1b1+a2"},
     ),
     "triton": (
         position("00000/44444/44444/44444/04040", "b1a5,c5e5", "triton,-"),
-        {"b1a1b1", "b1c1b1", "b1c1d1", "b1c1+c1d1+c1", "b1c1+c1d1+e1", "b1c1+c1d1+d1e1+d1"},
+        {"b1a1b1", "b1c1b1", "b1c1d1", "b1c1+c1d1+c1", "b1c1+c1d1+e1", "b1c1+c1d1+d1e1+d1"}
+        | {"b1a1+a1b1+a1", "b1a1+a1b1+c1"},  # back on its starting square by way of the perimeter
     ),
     "zeus": (corridor("zeus,-"), BASE | {"c3b3b3", "c3d3d3"}),
     "chaos": (corridor("chaos:artemis/pan/7,-"), BASE | {"c3b3+b3a3+b3", "c3d3+d3e3+d3"}),
@@ -178,6 +180,21 @@ def test_medusa_petrifies_lower_neighbours() -> None:
     after = CASES["medusa"][0].play("c3b3c3")
     assert after.to_str().startswith("04444/44444/11100/")
     assert after.to_str().split()[1] == "workers=b3a1,xe5"
+
+
+def test_triton_may_end_where_it_started() -> None:
+    state = SantoriniState.from_str(
+        "00000/00000/00000/00000/00000 workers=b2d4,e5e4 turn=1 players=2 gods=triton,-"
+    )
+    after = state.play("b2b1+b1b2+b1")  # the example of Board Game Arena's Triton page
+    assert after.to_str().startswith("01000/00000/") and "workers=b2d4," in after.to_str()
+    with pytest.raises(IllegalMoveError):
+        state.play("b2c3+c3b2+b1")  # c3 is no perimeter square: no second move from there
+    start = SantoriniState.from_str(
+        "00000/00000/00000/00000/00000 workers=b3d3,c2c4 turn=1 players=2 gods=triton,-"
+    )
+    in_place = [m for m in start.legal_moves() if start.apply(m).workers == start.workers]
+    assert len(in_place) == 11  # 6 builds around b3 and 6 around d3, c3 shared
 
 
 def test_a_turn_is_written_in_its_fewest_actions() -> None:

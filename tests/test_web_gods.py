@@ -158,3 +158,13 @@ def test_the_rules_page_explains_the_start_pages_options(client: TestClient) -> 
         for god, card in cards.items():
             assert f"{god.capitalize()}: {card}" in paragraphs
         assert any("22" in p and "18" in p for p in paragraphs)  # the finite supply's pieces
+
+
+def test_triton_clicks_back_to_its_square_by_either_perimeter_square() -> None:
+    state = SantoriniState.from_str(
+        "00000/00000/00000/00000/00000 workers=b2d4,e5e4 turn=1 players=2 gods=triton,-"
+    )
+    move = state.parse_move("b2b1+b1b2+b1")
+    paths = [move_parts(move)["paths"][0], *other_orders(state, move)]
+    assert ["square:b2", "square:b1", "square:b1", "square:b2", "square:b1"] in paths
+    assert ["square:b2", "square:a1", "square:a1", "square:b2", "square:b1"] in paths

@@ -879,14 +879,18 @@ class SantoriniState(State[SantoriniMove]):
             raise NotationError(f"{text!r} is not a Santorini position: {error}") from None
 
     def move_from_str(self, text: str) -> SantoriniMove:
+        """The move ``text`` names; with gods, a turn written another way than ``legal_moves()``
+        lists it (Triton's b2b1+b1b2+b1 for b2a1+a1b2+b1) reads as the listed turn."""
         text = check_text(text, MAX_MOVE_TEXT, "a move")
         if self.in_setup:
             return Placement.from_str(text)
         if any(mark in text for mark in "+*") or text.strip().startswith("-"):
-            return generator.turn_of(parse_actions(text))
-        if self.powers is not None and len(_squares(text)) == 1:
-            return generator.turn_of(parse_actions(text))
-        return Turn.from_str(text)
+            move: Turn | GodTurn = generator.turn_of(parse_actions(text))
+        elif self.powers is not None and len(_squares(text)) == 1:
+            move = generator.turn_of(parse_actions(text))
+        else:
+            move = Turn.from_str(text)
+        return move if self.powers is None or self.winners is not None else generator.canonical(self, move)
 
 
 def _parse_position(fields: list[str], named: dict[str, str]) -> SantoriniState:

@@ -17,7 +17,7 @@ from bordspel.games.santorini.turns import Action, Board, GodTurn, is_base_shape
 if TYPE_CHECKING:
     from bordspel.games.santorini.engine import SantoriniState, Turn
 
-__all__ = ["Powers", "Result", "actions_of", "has_turn", "orders", "table", "turn_of"]
+__all__ = ["Powers", "Result", "actions_of", "canonical", "has_turn", "orders", "table", "turn_of"]
 
 
 class Powers(NamedTuple):
@@ -100,29 +100,43 @@ def has_turn(state: SantoriniState) -> bool:
 
 
 @functools.lru_cache(maxsize=2048)
+def _turns(state: SantoriniState) -> tuple[dict[Any, Result], dict[Any, Any]]:
+    """The legal turns with what they lead to, and every way of playing each (its actions in the
+    order of any line of the generator) with the turn it is."""
+    _, memos, played, found = lines(state)
+    results = [_result(state, memos, played, line) for line in found]
+    shortest: dict[Result, tuple[Action, ...]] = {}
+    for line, result in zip(found, results):
+        kept = shortest.get(result)
+        if kept is None or len(line.actions) < len(kept):
+            shortest[result] = line.actions
+    turns = {turn_of(actions): result for result, actions in shortest.items()}
+    ways: dict[Any, Any] = {}
+    for line, result in zip(found, results):
+        ways.setdefault(turn_of(line.actions), turn_of(shortest[result]))
+    return turns, ways
+
+
 def table(state: SantoriniState) -> dict[Any, Result]:
     """Every legal turn of the player to move (in its shortest form) and what it leads to.
 
     Turns that lead to the same position are one turn: the one of fewest actions is kept (the
     first generated of those), so Artemis's single move is not written as two moves.
     """
-    _, memos, played, found = lines(state)
-    shortest: dict[Result, tuple[Action, ...]] = {}
-    for line in found:
-        result = _result(state, memos, played, line)
-        kept = shortest.get(result)
-        if kept is None or len(line.actions) < len(kept):
-            shortest[result] = line.actions
-    turns: dict[Any, Result] = {}
-    for result, actions in shortest.items():
-        turns.setdefault(turn_of(actions), result)
-    return turns
+    return _turns(state)[0]
+
+
+def canonical(state: SantoriniState, move: Any) -> Any:
+    """The legal turn that ``move`` plays when it is another way to the same position (Triton
+    back on its square by way of b1 or of a1), else ``move`` itself."""
+    return _turns(state)[1].get(move, move)
 
 
 @functools.lru_cache(maxsize=64)
 def orders(state: SantoriniState) -> dict[Any, tuple[tuple[Action, ...], ...]]:
-    """Each legal turn's other orders: its builds and removals in another order, as played by a
-    line of the generator that reaches the same position (Demeter's two builds either way round)."""
+    """Each legal turn's other orders: the lines of the generator that reach the same position
+    with the same kinds of action (Demeter's two builds either way round, Triton by way of
+    another perimeter square)."""
     _, memos, played, found = lines(state)
     kept = {result: actions_of(move) for move, result in table(state).items()}
     others: dict[Any, dict[tuple[Action, ...], None]] = {}
@@ -134,10 +148,8 @@ def orders(state: SantoriniState) -> dict[Any, tuple[tuple[Action, ...], ...]]:
 
 
 def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
-    """Whether ``actions`` are ``kept`` with only builds and removals moved, each kind in its place."""
-    shape = [action if action.kind == "move" else action.kind for action in kept]
-    same = [action if action.kind == "move" else action.kind for action in actions] == shape
-    return same and actions != kept and sorted(actions) == sorted(kept)
+    """Whether ``actions`` are another way of playing ``kept``: the same kinds of action in turn."""
+    return actions != kept and [a.kind for a in actions] == [a.kind for a in kept]
 
 
 def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], line: Line) -> Result:
@@ -184,7 +196,7 @@ def actions_of(move: Any) -> tuple[Action, ...]:
 def why_illegal(state: SantoriniState, move: Any) -> str:
     """Which action of ``move`` no legal turn continues with, and what would be legal there."""
     wanted = actions_of(move)
-    known = [actions_of(turn) for turn in table(state)]
+    known = [actions_of(turn) for turn in _turns(state)[1]]
     done = 0
     while done < len(wanted) and any(k[: done + 1] == wanted[: done + 1] for k in known):
         done += 1

@@ -821,21 +821,21 @@ class Triton(God):
 
     # Each outcome of the move (end cell, whether the worker moved up, whether it won) is kept once,
     # by the first (shortest) way found: a later way to a cell may have moved up (Persephone) or win.
-    # The worker may pass its starting square but not end there.
+    # The worker may end on its starting square after a perimeter square (b2-b1-b2, then build).
+    # Outcomes are kept per first step, so that a turn reads whichever square it went by first.
     def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
-        seen = {(line.start, False, False)}
+        seen: set[tuple[int, int, bool, bool]] = set()
         frontier = [line]
         while frontier:
             following = []
             for current in frontier:
                 for moved in self.steps(ctx, current):
                     target = moved.board.workers[line.worker]
-                    outcome = (target, moved.moved_up, moved.won)
+                    outcome = (moved.actions[len(line.actions)].target, target, moved.moved_up, moved.won)
                     if outcome in seen:
                         continue
                     seen.add(outcome)
-                    if target != line.start:
-                        yield moved
+                    yield moved
                     if not moved.won and PERIMETER >> target & 1:
                         following.append(moved)
             frontier = following
