@@ -296,8 +296,10 @@ def test_styled_404_pages(browser: Browser, base_url: str) -> None:
         assert response is not None and response.status == 404
         expect(page.locator("h1")).to_have_text("No such game")
         assert page.locator("link[rel=icon]").count() == 1 and page.locator("[data-lang]").count() == 2
+    expect(page).to_have_title("bordspel — not found")
     page.click("[data-lang=nl]")
     expect(page.locator("h1")).to_have_text("Spel niet gevonden")
+    expect(page).to_have_title("bordspel — niet gevonden")
     page.close()
 
 

@@ -18,7 +18,7 @@ const bordspel = (() => {
       decline: "Decline", withdraw: "Withdraw", undo: "Undo", ask_takeback: "Ask to take back", resign: "Resign",
       really_resign: "Really resign?", download: "Download record", moves: "Moves", first: "First position",
       previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
-      missing: "No such game", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
+      missing: "No such game", missing_title: "not found", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
       player: "Player {n}", you: "You", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
@@ -48,7 +48,7 @@ const bordspel = (() => {
       decline: "Weigeren", withdraw: "Intrekken", undo: "Terug", ask_takeback: "Vraag om terug te nemen", resign: "Opgeven",
       really_resign: "Echt opgeven?", download: "Partij downloaden", moves: "Zetten", first: "Beginstelling",
       previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
-      missing: "Spel niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
+      missing: "Spel niet gevonden", missing_title: "niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
       player: "Speler {n}", you: "Jij", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
@@ -93,6 +93,8 @@ const bordspel = (() => {
 
   function translatePage() {
     document.documentElement.lang = language;
+    const titleKey = document.body.dataset.titleKey;  // pages whose title is a fixed text
+    if (titleKey) document.title = `bordspel — ${t(titleKey)}`;
     for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
     for (const node of document.querySelectorAll("[data-i18n-title]")) {
       node.title = t(node.dataset.i18nTitle);
