@@ -48,9 +48,10 @@ def budgeted_spec(game: str, level: str, budget: float) -> str:
     """
     name, _, rest = knowledge(game).levels[level].partition(":")
     options = dict(part.split("=", 1) for part in rest.split(",") if part)
-    half = budget / 2
-    options["time"] = f"{min(float(options.get('time', budget)), budget):g}"
-    options["solver_time"] = f"{min(float(options.get('solver_time', half)), half):g}"
+    time = min(float(options.get("time", budget)), budget)
+    solver = float(options.get("solver_time", time * float(options.get("solver_share", 0.5))))
+    options["time"] = f"{time:g}"
+    options["solver_time"] = f"{min(solver, budget / 2):g}"  # the level's share of its own time
     return f"{name}:{','.join(f'{key}={value}' for key, value in options.items())}"
 
 
