@@ -137,13 +137,11 @@ def orders(state: SantoriniState) -> dict[Any, tuple[tuple[Action, ...], ...]]:
     """Each legal turn's other orders: the lines of the generator that reach the same position
     with the same kinds of action (Demeter's two builds either way round, Triton by way of
     another perimeter square)."""
-    _, memos, played, found = lines(state)
-    kept = {result: actions_of(move) for move, result in table(state).items()}
-    others: dict[Any, dict[tuple[Action, ...], None]] = {}
-    for line in found:
-        actions = kept.get(_result(state, memos, played, line))
-        if actions is not None and _reordered(actions, line.actions):
-            others.setdefault(turn_of(actions), {})[line.actions] = None
+    others: dict[Any, list[tuple[Action, ...]]] = {}
+    for way, move in _turns(state)[1].items():
+        actions = actions_of(way)
+        if _reordered(actions_of(move), actions):
+            others.setdefault(move, []).append(actions)
     return {move: tuple(found) for move, found in others.items()}
 
 
