@@ -140,4 +140,16 @@ def test_the_solver_share_is_a_fraction_of_the_move_and_solver_time_seconds() ->
     assert make_player("alphabeta:time=5,solver_share=0.8", "hermit").solver_time == 4.0  # type: ignore[attr-defined]
     assert make_player("alphabeta:time=5,solver_time=1", "hermit").solver_time == 1.0  # type: ignore[attr-defined]
     assert make_player("alphabeta:time=5", "hermit").solver_time == 2.5  # type: ignore[attr-defined]
-    assert make_player("hard:time=5", "hermit").solver_time == 4.0  # type: ignore[attr-defined]
+    assert make_player("hard:time=5", "hermit").solver_time == 4.5  # type: ignore[attr-defined]
+
+
+def test_a_solver_is_chosen_by_name() -> None:
+    """``solver=0`` turns it off, ``solver=1`` (or nothing) is the game's own, a name another."""
+    named = make_player("alphabeta:time=1,solver=prune", "hermit")
+    assert type(named.endgame).__name__ == "PruningEndgame"  # type: ignore[attr-defined]
+    assert type(make_player("alphabeta:time=1,solver=1", "hermit").endgame).__name__ == "HermitEndgame"  # type: ignore[attr-defined]
+    assert make_player("alphabeta:time=1,solver=0", "hermit").endgame is None  # type: ignore[attr-defined]
+    with pytest.raises(BordspelError, match=r"unknown solver 'fast': choose one of 0, 1, prune"):
+        make_player("alphabeta:time=1,solver=fast", "hermit")
+    with pytest.raises(BordspelError, match=r"choose one of 0, 1$"):
+        make_player("mcts:time=1,solver=prune", "quarto")

@@ -8,7 +8,9 @@ import random
 import pytest
 
 from bordspel.ai import make_player
-from bordspel.games.hermit.ai import evaluate
+from bordspel.ai.players import Narrowed, Proven
+from bordspel.core import State
+from bordspel.games.hermit.ai import HermitEndgame, PruningEndgame, evaluate
 from bordspel.games.hermit.engine import HermitMove, HermitState, board_symmetries
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.strategy import KNOWN, RegionEvaluation, involutions, mirror_loses
@@ -101,3 +103,55 @@ def test_hard_plays_the_mirror_answer() -> None:
         state = state.apply(state.move_from_str(move))
     move = make_player("hard", "hermit", seed=1).step(state)
     assert mirror_loses(accepts(state.apply(move)), 7)
+
+
+def openings(n: int, seed: int, count: int, fewest: int, most: int) -> list[HermitState]:
+    """Positions after ``fewest`` to ``most`` random blocks (games not over)."""
+    rng, found = random.Random(seed), list[HermitState]()
+    while len(found) < count:
+        state = HermitState.initial(size=n)
+        for _ in range(rng.randint(fewest, most)):
+            state = state.apply_unchecked(state.random_move(rng))
+        if not state.is_over():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("n, nodes, plies", [(4, 40, 1), (5, 40, 4), (5, 400, 3), (6, 400, 8)])
+def test_the_pruning_solver_leaves_out_only_losing_moves(n: int, nodes: int, plies: int) -> None:
+    """Against a search without limits: a move it calls a win wins, a loss is a loss, and every
+    move it leaves out of the search (:class:`Narrowed`) loses."""
+    exact, answers = ProofSolver(n), set()
+    for state in openings(n, seed=n * nodes, count=12, fewest=plies, most=plies + 2):
+        answer = PruningEndgame(None, nodes=nodes).solve(state, None)
+        losing = {m for m in state.legal_moves() if exact.state_wins(state.apply_unchecked(m))}
+        if isinstance(answer, Proven):
+            assert (answer.move not in losing) == (answer.result == "win")
+            assert answer.result == "win" or losing == set(state.legal_moves())
+            answers.add(answer.result)
+        elif isinstance(answer, Narrowed):
+            left_out = set(state.legal_moves()) - set(answer.moves)
+            assert left_out and left_out <= losing and answer.moves
+            answers.add("narrowed")
+    assert len(answers) >= 2 and (n != 5 or "narrowed" in answers)
+
+
+def test_hard_uses_the_pruning_solver_and_the_baseline_does_not() -> None:
+    hard, baseline = make_player("hard", "hermit"), make_player("hard-v1", "hermit")
+    assert isinstance(hard.endgame, PruningEndgame)  # type: ignore[attr-defined]
+    assert type(baseline.endgame) is HermitEndgame  # type: ignore[attr-defined]
+
+
+def test_the_search_after_a_narrowed_answer_plays_one_of_the_open_moves() -> None:
+    """With every move but two refuted, alpha-beta and MCTS choose between those two."""
+    state = openings(7, seed=3, count=1, fewest=6, most=6)[0]
+    open_moves = tuple(state.legal_moves()[-2:])
+
+    class Narrowing:
+        def solve(self, state: State, deadline: float | None) -> Narrowed:
+            return Narrowed(open_moves)
+
+    for spec in ("alphabeta:depth=2", "mcts:playouts=50"):
+        player = make_player(spec, "hermit", seed=1)
+        player.endgame = Narrowing()  # type: ignore[attr-defined]
+        assert player.step(state) in open_moves

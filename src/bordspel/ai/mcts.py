@@ -68,6 +68,16 @@ class _Node:
             return None
         return best
 
+    def keep_only(self, moves: list[Any]) -> None:
+        """Forget every move but ``moves`` (untried ones with their priors, and children)."""
+        allowed = set(moves)
+        self.children = [child for child in self.children if child.move in allowed]
+        if self.priors:
+            kept = [(p, m) for p, m in zip(self.priors, self.untried) if m in allowed]
+            self.priors, self.untried = [p for p, _ in kept], [m for _, m in kept]
+        else:
+            self.untried = [m for m in self.untried if m in allowed]
+
     def most_visited(self) -> _Node:
         return max(self.children, key=lambda c: c.visits)
 
@@ -141,16 +151,19 @@ def mcts(
     tree: MCTSTree | None = None,
     prior: Prior | None = None,
     value: Value | None = None,
+    root_moves: list[Any] | None = None,
 ) -> MCTSResult:
     """Search until ``playouts`` playouts (leaves valued) are done or ``time_limit`` seconds have
     passed (at least one), continuing ``tree`` when given (its root must be ``root``). With
     ``prior`` the selection is PUCT (``exploration`` is its constant); with ``value`` leaves are
-    valued by it instead of ``playout``."""
+    valued by it instead of ``playout``. ``root_moves`` limits the moves at the root."""
     if playouts is None and time_limit is None:
         raise ValueError("give mcts a playout or a time limit")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     node = tree.root if tree is not None else _Node(root, None, -1, rng, prior)
+    if root_moves is not None:
+        node.keep_only(root_moves)
     if not node.untried and not node.children:
         raise ValueError("the game is over: there is no move to search")
     done, leaf = 0, playout if value is None else _valued(value)

@@ -38,6 +38,7 @@ __all__ = [
     "Endgame",
     "GreedyPlayer",
     "MCTSPlayer",
+    "Narrowed",
     "Player",
     "Proven",
     "RandomPlayer",
@@ -98,11 +99,21 @@ class Proven:
         return value if self.result == "win" else -value
 
 
-class Endgame(Protocol):
-    """An exact solver for search players: a proven move, or None when it cannot tell in time."""
+@dataclass(frozen=True)
+class Narrowed:
+    """A solver's partial answer: every move but ``moves`` is proven to lose, and none of
+    ``moves`` is proven to win; the search chooses among them."""
 
-    def solve(self, state: State, deadline: float | None) -> Proven | None:
-        """The proven move, or None when ``state`` is out of reach or ``deadline`` passes."""
+    moves: tuple[Any, ...]
+
+
+class Endgame(Protocol):
+    """An exact solver for search players: a proven move, or None when it cannot tell in time
+    (or, from solvers that settle moves one by one, the moves it could not refute)."""
+
+    def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
+        """The proven move, the moves left open (:class:`Narrowed`), or None when ``state`` is
+        out of reach or ``deadline`` passes."""
 
 
 class SolverEndgame:
@@ -110,13 +121,13 @@ class SolverEndgame:
 
     time_limit: float | None
 
-    def solve(self, state: State, deadline: float | None) -> Proven | None:
+    def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
         """The proven move, or None when ``state`` is out of reach or ``deadline`` passes."""
         raise NotImplementedError
 
     def __call__(self, state: State) -> Any:
         proven = self.solve(state, deadline_after(self.time_limit))
-        return None if proven is None else proven.move
+        return proven.move if isinstance(proven, Proven) else None
 
 
 class RandomPlayer:
@@ -180,27 +191,39 @@ class _Solving:
     solver_time: float | None
     limit: Limit
 
-    def _begin(
-        self, state: State, limit: Limit | None
-    ) -> tuple[Limit, float, float | None, SearchResult | None]:
+    def _begin(self, state: State, limit: Limit | None) -> _Start:
         """The limit in force, the start, the move's deadline, and the solver's answer if any."""
         limit = self.limit if limit is None else limit
         started = time.perf_counter()
         deadline = deadline_after(limit.time, started)
-        return limit, started, deadline, self._proven(state, started, deadline)
+        answer = self._solved(state, started, deadline)
+        if not isinstance(answer, Proven):
+            return _Start(limit, started, deadline, None, None if answer is None else list(answer.moves))
+        seconds = time.perf_counter() - started
+        proven = SearchResult(answer.move, answer.score(), 0, 0, seconds, [answer.move], proven=True)
+        return _Start(limit, started, deadline, proven, None)
 
-    def _proven(self, state: State, started: float, deadline: float | None) -> SearchResult | None:
+    def _solved(self, state: State, started: float, deadline: float | None) -> Proven | Narrowed | None:
         if self.endgame is None:
             return None
         share = self.solver_time
         if deadline is not None:
             budget = SOLVER_SHARE * (deadline - started)
             share = budget if share is None else min(share, budget)
-        proven = self.endgame.solve(state, deadline_after(share, started))
-        if proven is None:
-            return None
-        seconds = time.perf_counter() - started
-        return SearchResult(proven.move, proven.score(), 0, 0, seconds, [proven.move], proven=True)
+        return self.endgame.solve(state, deadline_after(share, started))
+
+
+@dataclass(frozen=True)
+class _Start:
+    """How a move's search begins: its limit, start and deadline, and what the solver said."""
+
+    limit: Limit
+    started: float
+    deadline: float | None
+    proven: SearchResult | None
+    """The solver's proven move, when it found one."""
+    moves: list[Any] | None
+    """The moves the solver left open (the others lose), or None for every legal move."""
 
 
 class AlphaBetaPlayer(_Solving):
@@ -242,22 +265,26 @@ class AlphaBetaPlayer(_Solving):
 
     def analysis(self, state: State, limit: Limit | None = None) -> Iterator[SearchResult]:
         """The analysis after every finished depth (one proven answer when the solver settles it)."""
-        limit, started, deadline, proven = self._begin(state, limit)
-        if proven is not None:
-            yield proven
+        start = self._begin(state, limit)
+        if start.proven is not None:
+            yield start.proven
             return
         opening = self.options.opening
         move = None if opening is None else opening(state)
         if move is not None:
-            yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - started, [move])
+            yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - start.started, [move])
             return
-        searcher = self._searcher(state, limit, search.earliest(deadline, deadline_after(self.search_time)))
+        deadline = search.earliest(start.deadline, deadline_after(self.search_time))
+        searcher = self._searcher(state, start.limit, deadline, start.moves)
         for result in searcher.iterate(state):
-            result.seconds = time.perf_counter() - started  # the solver's time included
+            result.seconds = time.perf_counter() - start.started  # the solver's time included
             yield result
 
-    def _searcher(self, state: State, limit: Limit, deadline: float | None) -> Search:
-        """The pure search with this player's settings, or the game's faster one where it has it."""
+    def _searcher(
+        self, state: State, limit: Limit, deadline: float | None, moves: list[Any] | None = None
+    ) -> Search:
+        """The pure search with this player's settings (among ``moves`` at the root, when
+        given), or the game's faster one where it has it."""
         options = self.options
         searcher = Searcher(
             self.evaluate,
@@ -268,8 +295,11 @@ class AlphaBetaPlayer(_Solving):
             pvs=options.pvs,
             extend=options.extend,
             key=options.key,
+            root_moves=moves,
         )
-        fast = None if options.fast_search is None else options.fast_search(state, searcher)
+        if moves is not None or options.fast_search is None:
+            return searcher
+        fast = options.fast_search(state, searcher)
         return searcher if fast is None else fast
 
 
@@ -310,9 +340,10 @@ class MCTSPlayer(_Solving):
     def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
         """The most visited move, its mean return (x 100 as the score), playouts as nodes, the
         most visited line as principal variation."""
-        limit, started, deadline, proven = self._begin(state, limit)
-        if proven is not None:
-            return proven
+        start = self._begin(state, limit)
+        if start.proven is not None:
+            return start.proven
+        limit, started, deadline = start.limit, start.started, start.deadline
         remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
         tree = self.tree.reused(state) if self.reuse and self.tree is not None else None
         prior, value = self.guide if self.guide is not None else (None, None)
@@ -326,6 +357,7 @@ class MCTSPlayer(_Solving):
             prior=prior,
             value=value,
             exploration=1.4 if prior is None else PUCT_EXPLORATION,
+            root_moves=start.moves,
         )
         self.tree = found.tree if self.reuse else None
         line = found.line()

@@ -8,7 +8,8 @@ those players. A game's knowledge is a part of its GameSpec (a game without gets
 :data:`FACTORIES`.
 
 Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth``, ``nodes``,
-``playouts`` (the deterministic limits), ``solver=0`` (no exact solver), ``solver_time`` (the
+``playouts`` (the deterministic limits), ``solver=0`` (no exact solver; ``solver=NAME`` one of
+the game's other solvers, e.g. Hermit's ``prune``), ``solver_time`` (the
 solver's share of ``time`` in seconds; ``solver_share`` as a fraction, by default half; without
 ``time`` and ``solver_time`` the solver is bounded without a clock, so that players with only
 deterministic limits repeat their moves exactly), ``search_time`` (a cap on the search
@@ -69,6 +70,8 @@ class Knowledge:
     """Makes a solver with a time limit: it returns the best move, or None when it cannot tell.
     Given None (a player without a clock), the solver bounds itself without one (positions
     searched, the endgame's size), so that its answers repeat exactly."""
+    solvers: dict[str, Callable[[float | None], Endgame]] = field(default_factory=dict)
+    """Other solvers by name (``solver=NAME``), made like ``solver``."""
     players: dict[str, Callable[[], Player]] = field(default_factory=dict)
     """Players only this game has (e.g. a known strategy)."""
     playout: Playout | None = None
@@ -217,16 +220,29 @@ def _guide(known: Knowledge, options: Options) -> tuple[Prior, Value] | None:
 def _endgame(
     known: Knowledge, options: Options, time_limit: float | None
 ) -> tuple[Endgame | None, float | None]:
-    """The game's solver (unless ``solver=0``) and its share of a move: ``solver_time``, else
-    the fraction ``solver_share`` (by default half) of the move's time. A player without a
-    clock (no ``time`` nor ``solver_time``) gets the solver bounded without one: no share."""
-    use, share = options.flag("solver", True), options.number("solver_time")
-    fraction = options.number("solver_share")
-    if known.solver is None or not use:
+    """The game's solver (unless ``solver=0``; ``solver=NAME`` one of its other solvers) and its
+    share of a move: ``solver_time``, else the fraction ``solver_share`` (by default half) of
+    the move's time. A player without a clock (no ``time`` nor ``solver_time``) gets the solver
+    bounded without one: no share."""
+    make = _solver(known, options.text("solver"))
+    share, fraction = options.number("solver_time"), options.number("solver_share")
+    if make is None:
         return None, None
     if share is None and time_limit is not None:
         share = time_limit * (0.5 if fraction is None else fraction)
-    return known.solver(share), share
+    return make(share), share
+
+
+def _solver(known: Knowledge, name: str | None) -> Callable[[float | None], Endgame] | None:
+    """The solver that ``solver=name`` asks for: none for 0, the game's own for 1 or nothing."""
+    if name is None or name == "1":
+        return known.solver
+    if name == "0":
+        return None
+    if name in known.solvers:
+        return known.solvers[name]
+    choices = ", ".join(["0", "1", *known.solvers])
+    raise BordspelError(f"unknown solver {name!r}: choose one of {choices}")
 
 
 def _evaluation(known: Knowledge, options: Options) -> Evaluation:

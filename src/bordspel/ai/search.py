@@ -121,6 +121,7 @@ class Searcher:
     search). ``extend(state)`` says whether a position deserves one more ply (a threat that must
     be answered); extensions stop once a line is twice the iteration's depth. ``key(state)`` is
     the transposition table's key (default: the state itself), e.g. a Zobrist hash.
+    ``root_moves`` limits the moves searched at the root (e.g. those a solver left open).
     """
 
     def __init__(
@@ -135,8 +136,10 @@ class Searcher:
         pvs: bool = False,
         extend: Callable[[State], bool] | None = None,
         key: Callable[[State], Hashable] | None = None,
+        root_moves: list[Any] | None = None,
     ) -> None:
         self.evaluate = evaluate
+        self.root_moves = root_moves
         self.time_limit = time_limit
         self.max_depth = max_depth
         self.max_nodes = max_nodes
@@ -163,7 +166,7 @@ class Searcher:
         started = time.perf_counter()
         self.deadline = earliest(self.fixed_deadline, deadline_after(self.time_limit, started))
         self.root_team = root.team(root.to_move)
-        moves = root.legal_moves()
+        moves = root.legal_moves() if self.root_moves is None else self.root_moves
         if not moves:
             raise ValueError("the game is over: there is no move to search")
         finished = 0
@@ -264,7 +267,7 @@ class Searcher:
         self.history[move] = self.history.get(move, 0) + depth * depth
 
     def _ordered(self, state: State, table_move: Any, ply: int) -> list[Any]:
-        moves = state.legal_moves()
+        moves = state.legal_moves() if ply or self.root_moves is None else list(self.root_moves)
         if self.order is not None:
             moves = self.order(state, moves)
         history = self.history
