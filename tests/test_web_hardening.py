@@ -180,7 +180,7 @@ def test_every_level_gets_the_servers_time_budget() -> None:
             options = dict(part.split("=") for part in spec.split(":")[1].split(","))
             assert float(options["time"]) <= 4.0 and float(options["solver_time"]) <= 2.0, spec
     assert "solver_time=2" in budgeted_spec("hermit", "perfect", 4.0)
-    assert "solver_time=0.8" in budgeted_spec("hermit", "hard", 4.0)  # its share of its own second
+    assert "solver_time=0.9" in budgeted_spec("hermit", "hard", 4.0)  # its share of its own second
 
 
 def test_a_search_past_its_deadline_is_killed_and_the_pool_goes_on() -> None:
