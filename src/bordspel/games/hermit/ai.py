@@ -283,7 +283,7 @@ class HermitEndgame(SolverEndgame):
 
     def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
         assert isinstance(state, HermitState)
-        if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
+        if _plays_mirror(state):
             return Proven(MirrorPlayer().step(state), "win")
         proof = self._solver(state.n)
         proof.deadline = deadline
@@ -333,10 +333,8 @@ class PruningEndgame(HermitEndgame):
 
     def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
         assert isinstance(state, HermitState)
-        if state.n < self.SWEEP_FROM:
+        if state.n < self.SWEEP_FROM or _plays_mirror(state):
             return super().solve(state, deadline)
-        if state.n % 2 and state.to_move == 0 and _mirror_applies(state):
-            return Proven(MirrorPlayer().step(state), "win")
         proof = self._solver(state.n)
         limit = None if self.nodes is None else proof.visited() + self.nodes
         moves = state.legal_moves()
@@ -395,6 +393,11 @@ def solver(time_limit: float | None) -> Endgame:
 def pruning_solver(time_limit: float | None) -> Endgame:
     """The solver of ``hard`` (:class:`PruningEndgame`), bounded as :func:`solver`'s."""
     return PruningEndgame(time_limit, SOLVER_NODES if time_limit is None else None)
+
+
+def _plays_mirror(state: HermitState) -> bool:
+    """Whether the first player on an odd board follows the mirror strategy here."""
+    return state.n % 2 == 1 and state.to_move == 0 and _mirror_applies(state)
 
 
 def _mirror_applies(state: HermitState) -> bool:
