@@ -149,7 +149,7 @@ def test_a_solver_is_chosen_by_name() -> None:
     assert type(named.endgame).__name__ == "PruningEndgame"  # type: ignore[attr-defined]
     assert type(make_player("alphabeta:time=1,solver=1", "hermit").endgame).__name__ == "HermitEndgame"  # type: ignore[attr-defined]
     assert make_player("alphabeta:time=1,solver=0", "hermit").endgame is None  # type: ignore[attr-defined]
-    with pytest.raises(BordspelError, match=r"unknown solver 'fast': choose one of 0, 1, prune"):
+    with pytest.raises(BordspelError, match=r"unknown solver 'fast': choose one of 0, 1, prune, v1"):
         make_player("alphabeta:time=1,solver=fast", "hermit")
     with pytest.raises(BordspelError, match=r"choose one of 0, 1$"):
         make_player("mcts:time=1,solver=prune", "quarto")

@@ -152,6 +152,7 @@ def test_hard_uses_the_pruning_solver_and_the_baseline_does_not() -> None:
     hard, baseline = make_player("hard", "hermit"), make_player("hard-v1", "hermit")
     assert isinstance(hard.endgame, PruningEndgame)  # type: ignore[attr-defined]
     assert type(baseline.endgame) is HermitEndgame  # type: ignore[attr-defined]
+    assert not baseline.endgame.region_cache  # type: ignore[attr-defined]  # its solver's own speed
 
 
 def test_the_search_after_a_narrowed_answer_plays_one_of_the_open_moves() -> None:

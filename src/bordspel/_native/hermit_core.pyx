@@ -34,6 +34,7 @@ cdef enum:
     MAX_REGIONS = 16
     MAX_CHILDREN = 800  # 3 colours x (64 + 56 + 56) moves in the regions, plus 255 heap moves
     SEEN_WORDS = 5  # 64-bit words for the values reached from a small region (all below 256)
+    CANON_BITS = 16  # the cache of canonical hashes holds 2**CANON_BITS regions (3 MB)
 
 cdef uint64_t NOT_FIRST_COL = 0xfefefefefefefefeULL
 cdef uint64_t NOT_LAST_COL = 0x7f7f7f7f7f7f7f7fULL
@@ -325,6 +326,13 @@ cdef class ResultTable:
 
 
 # -- positions -------------------------------------------------------------------------------------
+cdef struct CanonEntry:
+    uint64_t m[3]  # a region moved to the corner, its colour masks sorted (all zero: empty)
+    uint64_t h1
+    uint64_t h2
+    int value  # the region's Grundy value once known, else -1
+
+
 cdef struct Region:
     uint64_t m[3]  # what each square accepts (red, yellow, blue), where the region lies
     uint64_t h1
@@ -347,7 +355,8 @@ cdef class Solver:
     """Who wins Hermit positions on an n x n board (n <= 8): ``ProofSolver`` in C.
 
     Regions of at most ``small`` live squares get Grundy values, larger ones are searched;
-    the win/loss table holds ``4 * 2**table_bits`` results (16 bytes each).
+    the win/loss table holds ``4 * 2**table_bits`` results (16 bytes each). Without
+    ``region_cache`` every region's canonical form is computed afresh (``hard-v1``'s speed).
     """
 
     cdef readonly int n, small
@@ -358,6 +367,8 @@ cdef class Solver:
     cdef Position** levels
     cdef int** orders
     cdef int depth_cap
+    cdef CanonEntry* canon_cache
+    cdef int canon_bits
     cdef public uint64_t examined
     cdef public uint64_t grundy_examined
     cdef public uint64_t node_limit
@@ -366,7 +377,7 @@ cdef class Solver:
     cdef public object deadline
     cdef public object on_progress
 
-    def __cinit__(self, int n, int small=8, int table_bits=20):
+    def __cinit__(self, int n, int small=8, int table_bits=20, bint region_cache=True):
         _check_size(n)
         if not 0 <= small <= 16:
             raise ValueError("small regions have 0 to 16 live squares")
@@ -377,6 +388,10 @@ cdef class Solver:
         self.grundy_table = ValueTable()
         self.results = ResultTable(table_bits)
         self.depth_cap = 0
+        self.canon_bits = CANON_BITS if region_cache else 0
+        self.canon_cache = <CanonEntry*>calloc(1 << self.canon_bits, sizeof(CanonEntry))
+        if not self.canon_cache:
+            raise MemoryError()
         self.levels = NULL
         self.orders = NULL
         self.examined = 0
@@ -387,6 +402,7 @@ cdef class Solver:
 
     def __dealloc__(self):
         cdef int i
+        free(self.canon_cache)
         if self.levels:
             for i in range(self.depth_cap):
                 free(self.levels[i])
@@ -610,8 +626,8 @@ cdef class Solver:
         equal large region already there cancels)."""
         cdef uint64_t live = accepts[0] | accepts[1] | accepts[2], region
         cdef uint64_t m[3]
-        cdef uint64_t canon[3]
         cdef uint64_t h1, h2
+        cdef CanonEntry* entry
         cdef int size, i, k
         while live:
             region = next_region(live)
@@ -620,10 +636,10 @@ cdef class Solver:
                 m[i] = accepts[i] & region
             size = popcount(region)
             if size <= self.small:
-                pos.heap ^= self._value(m)
+                pos.heap ^= self._region_value(m)  # m is one region
                 continue
-            canonical_form(m, canon)
-            hash3(canon, &h1, &h2)
+            entry = self._entry(m)
+            h1, h2 = entry.h1, entry.h2
             for k in range(pos.count):
                 if pos.r[k].h1 == h1 and pos.r[k].h2 == h2:
                     pos.count -= 1
@@ -663,6 +679,28 @@ cdef class Solver:
                 pos.symmetric = 0
                 break
 
+    cdef CanonEntry* _entry(self, const uint64_t* m) noexcept nogil:
+        """The cache entry of a region: the hash of its canonical form and its Grundy value if
+        known. The cache is keyed on the region moved to the corner; the 8 images are computed
+        only on a miss (on every call without the cache: its one entry is scratch). Valid until
+        the next call (another region may take the entry)."""
+        cdef uint64_t key[3]
+        cdef uint64_t canon[3]
+        cdef int shift = corner_shift(m[0] | m[1] | m[2]), i
+        cdef CanonEntry* entry
+        for i in range(3):
+            key[i] = m[i] >> shift
+        sort3(key)
+        entry = self.canon_cache
+        if self.canon_bits:
+            entry += mix(key[0] ^ mix(key[1] ^ mix(key[2]))) >> (64 - self.canon_bits)
+        if not self.canon_bits or entry.m[0] != key[0] or entry.m[1] != key[1] or entry.m[2] != key[2]:
+            canonical_form(key, canon)
+            hash3(canon, &entry.h1, &entry.h2)
+            entry.m[0] = key[0]; entry.m[1] = key[1]; entry.m[2] = key[2]
+            entry.value = -1
+        return entry
+
     # -- Grundy values ---------------------------------------------------------------------------
     cdef int _value(self, const uint64_t* accepts) except -1:
         """The Grundy value of accepted squares: the XOR of their regions' values."""
@@ -679,15 +717,17 @@ cdef class Solver:
         return value
 
     cdef int _region_value(self, const uint64_t* region) except -1:
-        cdef uint64_t canon[3]
         cdef uint64_t h1, h2, starts, low, extra, free_mask
         cdef uint64_t after[3]
         cdef uint64_t seen[SEEN_WORDS]
         cdef int value, colour, i
-        canonical_form(region, canon)
-        hash3(canon, &h1, &h2)
+        cdef CanonEntry* entry = self._entry(region)
+        if entry.value >= 0:
+            return entry.value
+        h1, h2 = entry.h1, entry.h2
         value = self.grundy_table.get(h1, h2)
         if value >= 0:
+            entry.value = value
             return value
         for i in range(SEEN_WORDS):
             seen[i] = 0
@@ -707,6 +747,7 @@ cdef class Solver:
         if value >= 256:
             raise ValueError("a Grundy value above 255: lower small")
         self.grundy_table.put(h1, h2, value)
+        self._entry(region).value = value
         self.grundy_examined += 1
         if (self.grundy_examined & 0x3ff) == 0:
             self._tick(False)

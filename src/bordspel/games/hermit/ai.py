@@ -274,12 +274,12 @@ class HermitEndgame(SolverEndgame):
     tables are not pickled.
     """
 
-    def __init__(self, time_limit: float | None, nodes: int | None = None) -> None:
-        self.time_limit, self.nodes = time_limit, nodes
+    def __init__(self, time_limit: float | None, nodes: int | None = None, region_cache: bool = True) -> None:
+        self.time_limit, self.nodes, self.region_cache = time_limit, nodes, region_cache
         self.solvers: dict[int, ProofSolver] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"time_limit": self.time_limit, "nodes": self.nodes, "solvers": {}}
+        return {**vars(self), "solvers": {}}
 
     def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
         assert isinstance(state, HermitState)
@@ -304,17 +304,18 @@ class HermitEndgame(SolverEndgame):
         from bordspel.games.hermit.proof import ProofSolver
 
         if n not in self.solvers:
-            self.solvers[n] = ProofSolver(n)
+            self.solvers[n] = ProofSolver(n, region_cache=self.region_cache)
         return self.solvers[n]
 
 
 class PruningEndgame(HermitEndgame):
-    """The solver of ``hard``: on boards from 7x7 on it settles the moves one by one under
-    growing node budgets (64, 256, 1024 ... positions each), so that a win that is cheap to
-    prove is found whichever move it is, and moves proven to lose are left out of the search
-    that follows (:class:`Narrowed`). When every move loses, it plays the one that took longest
-    to refute. Regions of up to ``small`` live squares get Grundy values (11 where the compiled
-    search runs: fewer positions to search on 7x7 boards, against 8 for ``hard-v1``).
+    """The solver of ``hard``: on boards from 7x7 on it settles the moves one by one (fewest
+    live squares after the move first) under growing node budgets (64, 256, 1024 ... positions
+    each), so that a win that is cheap to prove is found whichever move it is, and moves proven
+    to lose are left out of the search that follows (:class:`Narrowed`). When every move loses,
+    it plays the one that took longest to refute. Regions of up to ``small`` live squares get
+    Grundy values (11 where the compiled search runs: fewer positions to search on 7x7 boards,
+    against 8 for ``hard-v1``).
 
     On smaller boards one move's proof fits in a second and the sweep proved fewer wins (6-14
     against ``hard-v1`` on 5x5), so there it searches as the baseline does.
@@ -328,17 +329,14 @@ class PruningEndgame(HermitEndgame):
         super().__init__(time_limit, nodes)
         self.small = small
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {**super().__getstate__(), "small": self.small}
-
     def solve(self, state: State, deadline: float | None) -> Proven | Narrowed | None:
         assert isinstance(state, HermitState)
         if state.n < self.SWEEP_FROM or _plays_mirror(state):
             return super().solve(state, deadline)
         proof = self._solver(state.n)
         limit = None if self.nodes is None else proof.visited() + self.nodes
-        moves = state.legal_moves()
-        unsettled = {move: state.apply_unchecked(move) for move in moves}
+        children = ((move, state.apply_unchecked(move)) for move in state.legal_moves())
+        unsettled = dict(sorted(children, key=_live_squares))  # fewest live squares first, as in C
         refuted: dict[HermitMove, int] = {}
         budget = self.FIRST_BUDGET
         try:
@@ -390,9 +388,20 @@ def solver(time_limit: float | None) -> Endgame:
     return HermitEndgame(time_limit, SOLVER_NODES if time_limit is None else None)
 
 
+def baseline_solver(time_limit: float | None) -> Endgame:
+    """``hard-v1``'s solver as it was: :func:`solver`'s search without the region cache."""
+    return HermitEndgame(time_limit, SOLVER_NODES if time_limit is None else None, region_cache=False)
+
+
 def pruning_solver(time_limit: float | None) -> Endgame:
     """The solver of ``hard`` (:class:`PruningEndgame`), bounded as :func:`solver`'s."""
     return PruningEndgame(time_limit, SOLVER_NODES if time_limit is None else None)
+
+
+def _live_squares(move_and_child: tuple[HermitMove, HermitState]) -> int:
+    """The squares that still accept some colour after the move."""
+    child = move_and_child[1]
+    return (child.free_mask(0) | child.free_mask(1) | child.free_mask(2)).bit_count()
 
 
 def _plays_mirror(state: HermitState) -> bool:
@@ -434,11 +443,11 @@ KNOWLEDGE = Knowledge(
         "perfect": "alphabeta:time=600,solver_time=600",
         "easy-v1": "random",
         "medium-v1": "alphabeta:depth=2,solver=0,pvs=0",
-        "hard-v1": "alphabeta:time=1,pvs=0",
-        "perfect-v1": "alphabeta:time=600,solver_time=600,pvs=0",
+        "hard-v1": "alphabeta:time=1,pvs=0,solver=v1",
+        "perfect-v1": "alphabeta:time=600,solver_time=600,pvs=0,solver=v1",
     },
     solver=solver,
-    solvers={"prune": pruning_solver},
+    solvers={"prune": pruning_solver, "v1": baseline_solver},
     players={"mirror": MirrorPlayer},
     playout=playout if _NATIVE is not None else None,
     evaluations={"regions": RegionEvaluation(evaluate)},

@@ -55,6 +55,9 @@ class ProofSolver:
     """Stop with OutOfTime once ``visited()`` passes this: a bound that needs no clock."""
     built: int = 0
     """Positions the pure search built (a move's child each: what costs it the most)."""
+    region_cache: bool = True
+    """Whether the compiled search caches regions' canonical forms (off: ``hard-v1``'s speed,
+    about half the positions a second)."""
 
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
@@ -63,7 +66,7 @@ class ProofSolver:
         native = load("hermit_core")
         self.core: Any = None
         if native is not None and self.n <= 8 and self.small <= 16:
-            self.core = native.Solver(self.n, self.small, self.table_bits)
+            self.core = native.Solver(self.n, self.small, self.table_bits, self.region_cache)
 
     def visited(self) -> int:
         """What ``node_limit`` bounds: the positions searched by the compiled search (``examined``),
