@@ -747,7 +747,7 @@ cdef class Solver:
         if value >= 256:
             raise ValueError("a Grundy value above 255: lower small")
         self.grundy_table.put(h1, h2, value)
-        self._entry(region).value = value
+        self._entry(region).value = value  # looked up again: the search may have reused the entry
         self.grundy_examined += 1
         if (self.grundy_examined & 0x3ff) == 0:
             self._tick(False)

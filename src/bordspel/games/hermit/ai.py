@@ -299,13 +299,20 @@ class HermitEndgame(SolverEndgame):
         finally:
             proof.deadline = proof.node_limit = None
 
+    small = 8
+    """Regions of up to this many live squares get Grundy values."""
+
     def _solver(self, n: int) -> ProofSolver:
         """One solver a board size, keeping its table between moves."""
         from bordspel.games.hermit.proof import ProofSolver
 
         if n not in self.solvers:
-            self.solvers[n] = ProofSolver(n, region_cache=self.region_cache)
+            self.solvers[n] = ProofSolver(n, small=self._small(n), region_cache=self.region_cache)
         return self.solvers[n]
+
+    def _small(self, n: int) -> int:
+        """The ``small`` of the solver for n x n boards."""
+        return self.small
 
 
 class PruningEndgame(HermitEndgame):
@@ -373,29 +380,30 @@ class PruningEndgame(HermitEndgame):
         finally:
             proof.deadline = proof.node_limit = None
 
-    def _solver(self, n: int) -> ProofSolver:
-        from bordspel.games.hermit.proof import ProofSolver
-
-        if n not in self.solvers:
-            compiled = _NATIVE is not None and self.SWEEP_FROM <= n <= 8
-            self.solvers[n] = ProofSolver(n, small=self.small if compiled else 8)
-        return self.solvers[n]
+    def _small(self, n: int) -> int:
+        compiled = _NATIVE is not None and self.SWEEP_FROM <= n <= 8
+        return self.small if compiled else HermitEndgame.small
 
 
 def solver(time_limit: float | None) -> Endgame:
     """The endgame solver with ``time_limit`` seconds per move; without a time, one that
     searches at most :data:`SOLVER_NODES` positions a move (see :class:`HermitEndgame`)."""
-    return HermitEndgame(time_limit, SOLVER_NODES if time_limit is None else None)
+    return HermitEndgame(time_limit, _unclocked_nodes(time_limit))
 
 
 def baseline_solver(time_limit: float | None) -> Endgame:
     """``hard-v1``'s solver as it was: :func:`solver`'s search without the region cache."""
-    return HermitEndgame(time_limit, SOLVER_NODES if time_limit is None else None, region_cache=False)
+    return HermitEndgame(time_limit, _unclocked_nodes(time_limit), region_cache=False)
 
 
 def pruning_solver(time_limit: float | None) -> Endgame:
     """The solver of ``hard`` (:class:`PruningEndgame`), bounded as :func:`solver`'s."""
-    return PruningEndgame(time_limit, SOLVER_NODES if time_limit is None else None)
+    return PruningEndgame(time_limit, _unclocked_nodes(time_limit))
+
+
+def _unclocked_nodes(time_limit: float | None) -> int | None:
+    """The node bound of a solver: :data:`SOLVER_NODES` when it has no clock, else none."""
+    return SOLVER_NODES if time_limit is None else None
 
 
 def _live_squares(move_and_child: tuple[HermitMove, HermitState]) -> int:
