@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bordspel.core import available_games, new_game
 from bordspel.games.hermit.svg import BLOCK_COLOURS
@@ -332,10 +333,20 @@ def test_quarto_pieces_on_the_board_carry_their_letters(browser: Browser, base_u
     page.context.close()
 
 
-ONE_LINE = (
-    "nodes => nodes.map(n => n.getBoundingClientRect().height "
-    "< 1.6 * parseFloat(getComputedStyle(n).lineHeight))"
-)
+LINES = """selector => [...document.querySelectorAll(selector)].map(node => {
+  const style = getComputedStyle(node);
+  const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+  return {text: node.textContent, height: node.getBoundingClientRect().height, line};
+})"""
+
+
+def assert_one_line_each(page: Page, selector: str) -> None:
+    """Every node of ``selector`` is one line high (waiting out a re-render, up to 5 s)."""
+    one_line = f"() => ({LINES})({json.dumps(selector)}).every(n => n.height < 1.6 * n.line)"
+    try:
+        page.wait_for_function(one_line, timeout=5000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{selector} not one line each: {page.evaluate(LINES, selector)}") from None
 
 
 def test_the_seats_are_said_in_words_and_each_player_keeps_to_one_line(
@@ -356,11 +367,11 @@ def test_the_seats_are_said_in_words_and_each_player_keeps_to_one_line(
     expect(page.locator("#players li .name")).to_have_text(
         ["Computer (gemiddeld)", "Computer (gemiddeld)", "Jij"]
     )
-    assert all(page.locator("#players li").evaluate_all(ONE_LINE))
+    assert_one_line_each(page, "#players li")
     page.set_viewport_size(PHONE)
     expect(page.locator("#seat-line")).to_be_visible()
-    assert all(page.locator("#players li").evaluate_all(ONE_LINE))
-    assert all(page.locator("#seat-line li").evaluate_all(ONE_LINE))
+    assert_one_line_each(page, "#players li")
+    assert_one_line_each(page, "#seat-line li")
     page.context.close()
     first = game_page(browser, base_url, "quarto", {})
     expect(first.locator("#you")).to_have_text("You play first.")
