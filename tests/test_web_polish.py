@@ -334,8 +334,7 @@ def test_quarto_pieces_on_the_board_carry_their_letters(browser: Browser, base_u
 
 
 LINES = """selector => [...document.querySelectorAll(selector)].map(node => {
-  const style = getComputedStyle(node);
-  const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+  const line = parseFloat(getComputedStyle(node).lineHeight);
   return {text: node.textContent, height: node.getBoundingClientRect().height, line};
 })"""
 
