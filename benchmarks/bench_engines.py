@@ -15,7 +15,7 @@ from collections.abc import Callable
 from bordspel._native import backend
 from bordspel.core import State, new_game
 from bordspel.games.santorini import batch as santorini_batch
-from bordspel.santorini import SantoriniState
+from bordspel.games.santorini.engine import SantoriniState
 
 
 def cpu_name() -> str:

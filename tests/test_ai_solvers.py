@@ -12,6 +12,7 @@ from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
 from bordspel.games.hermit import ai as hermit_ai
 from bordspel.games.hermit.ai import GrundySolver, MirrorPlayer
+from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.solve import solve_empty
 from bordspel.games.quarto import ai as quarto_ai
@@ -22,8 +23,7 @@ from bordspel.games.quarto.ai import (
     board_symmetries,
     random_choice_position,
 )
-from bordspel.hermit import HermitState
-from bordspel.quarto import LINES, SQUARES_2X2
+from bordspel.games.quarto.engine import LINES, SQUARES_2X2
 from bordspel.record import Game
 
 

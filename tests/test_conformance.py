@@ -10,7 +10,7 @@ from bordspel import conformance
 from bordspel.ai import RandomPlayer
 from bordspel.conformance import check
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
-from bordspel.hermit import HermitMove
+from bordspel.games.hermit.engine import HermitMove
 from bordspel.options import BadOption
 
 from .variants import IDS

@@ -12,8 +12,8 @@ from itertools import product
 import pytest
 
 from bordspel import Hermit, Kluizenaar, Santorini, quarto
-from bordspel.quarto import DUTCH_PIECES, QuartoMove, QuartoState
-from bordspel.santorini import SantoriniState, Turn
+from bordspel.games.quarto.engine import DUTCH_PIECES, QuartoMove, QuartoState
+from bordspel.games.santorini.engine import SantoriniState, Turn
 
 NEIGHBOURS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 DIRECTIONS = dict(zip(["N", "NO", "O", "ZO", "Z", "ZW", "W", "NW"],

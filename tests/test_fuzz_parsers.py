@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from bordspel import en, nl
 from bordspel.core import BordspelError, State, game_class, new_game, parse_square, square_name
-from bordspel.hermit import HermitMove
-from bordspel.quarto import DEFAULT_PIECES, PieceSet, QuartoMove, read_piece_file
+from bordspel.games.hermit.engine import HermitMove
+from bordspel.games.quarto.engine import DEFAULT_PIECES, PieceSet, QuartoMove, read_piece_file
+from bordspel.games.santorini.engine import Placement, Turn
 from bordspel.record import Game, RecordError, RecordReader
-from bordspel.santorini import Placement, Turn
 from tests.conftest import PIECE_FILE
 from tests.test_conformance import STARTS as CONFORMANCE_STARTS
 from tests.test_record_tree import game_trees, shape

@@ -6,7 +6,7 @@ import pytest
 
 from bordspel import Hermit, Kluizenaar
 from bordspel.core import IllegalMoveError, NotationError
-from bordspel.hermit import HermitMove, HermitState, board_symmetries
+from bordspel.games.hermit.engine import HermitMove, HermitState, board_symmetries
 
 SPEC_BOARD = "RRB./..YR/BB.R/.RYY"
 

@@ -9,7 +9,7 @@ from bordspel.ai.mcts import mcts
 from bordspel.ai.registry import make_player
 from bordspel.core import State
 from bordspel.games.santorini.ai import prior, value
-from bordspel.santorini import SantoriniState, Turn
+from bordspel.games.santorini.engine import SantoriniState, Turn
 
 CLIMB = "00000/02300/00000/00000/00000 workers=b2e5,a1a5 turn=1 players=2"
 

@@ -13,9 +13,9 @@ import pytest
 
 from bordspel._native import load
 from bordspel.games.hermit.ai import GrundySolver, regions
+from bordspel.games.hermit.engine import HermitMove, HermitState, geometry
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.solve import first_move_classes, read_results, solve_empty
-from bordspel.hermit import HermitMove, HermitState, geometry
 from tests.test_ai_solvers import hermit_wins, reachable
 
 core = load("hermit_core")

@@ -30,7 +30,7 @@ from bordspel.games.quarto.ai import (
     playout,
     random_choice_position,
 )
-from bordspel.quarto import QuartoMove, QuartoState
+from bordspel.games.quarto.engine import QuartoMove, QuartoState
 
 
 def compiled_module(name: str) -> ModuleType | None:

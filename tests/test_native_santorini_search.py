@@ -17,7 +17,7 @@ from bordspel.ai import analyse
 from bordspel.ai.search import Limit, Searcher, last
 from bordspel.games.santorini import fast_search as fast_module
 from bordspel.games.santorini.ai import evaluate, evaluate_v1
-from bordspel.santorini import SantoriniState, Turn
+from bordspel.games.santorini.engine import SantoriniState, Turn
 
 OPTIONS = [{"players": 2}, {"players": 2, "finite_supply": True}]
 

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bordspel.core import State, new_game
-from bordspel.hermit import HermitState
-from bordspel.quarto import QuartoState
-from bordspel.santorini import SantoriniState, height
+from bordspel.games.hermit.engine import HermitState
+from bordspel.games.quarto.engine import QuartoState
+from bordspel.games.santorini.engine import SantoriniState, height
 
 choices = st.lists(st.integers(min_value=0, max_value=10_000), max_size=60)
 

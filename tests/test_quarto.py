@@ -8,7 +8,7 @@ import pytest
 
 from bordspel import lees_stukken, maak_rooster, quarto, stuk_eigenschappen
 from bordspel.core import BordspelError, IllegalMoveError, NotationError
-from bordspel.quarto import DEFAULT_PIECES, DUTCH_PIECES, PieceSet, QuartoMove, QuartoState
+from bordspel.games.quarto.engine import DEFAULT_PIECES, DUTCH_PIECES, PieceSet, QuartoMove, QuartoState
 
 from .conftest import PIECE_FILE
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bordspel.core import BordspelError, IllegalMoveError, new_game
-from bordspel.quarto import DUTCH_PIECES
+from bordspel.games.quarto.engine import DUTCH_PIECES
 from bordspel.record import Game, RecordError
 
 from .test_conformance import STARTS

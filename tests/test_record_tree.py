@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bordspel.core import BordspelError, new_game
-from bordspel.quarto import DEFAULT_PIECES, PieceSet
+from bordspel.games.quarto.engine import DEFAULT_PIECES, PieceSet
 from bordspel.record import (
     MAX_VARIATION_DEPTH,
     Game,

@@ -9,12 +9,12 @@ import pytest
 
 from bordspel import ansi, svg
 from bordspel.core import BordspelError, NotationError, State, new_game
+from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.svg import BLOCK_COLOURS
+from bordspel.games.quarto.engine import QuartoState
 from bordspel.games.quarto.svg import piece_colours, piece_svg
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.svg import DOME_COLOUR, TIER_FILLS, WORKER_COLOURS
-from bordspel.hermit import HermitState
-from bordspel.quarto import QuartoState
-from bordspel.santorini import SantoriniState
 
 from .test_conformance import STARTS
 

@@ -19,10 +19,10 @@ from bordspel.core import (
     parse_square,
     square_name,
 )
-from bordspel.hermit import MAX_SIZE, HermitMove, HermitState
-from bordspel.quarto import DEFAULT_PIECES, PieceSet, QuartoMove, QuartoState
+from bordspel.games.hermit.engine import MAX_SIZE, HermitMove, HermitState
+from bordspel.games.quarto.engine import DEFAULT_PIECES, PieceSet, QuartoMove, QuartoState
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.record import MAX_RECORD, Game, RecordError
-from bordspel.santorini import Placement, SantoriniState, Turn
 
 KNOCKED_OUT = "02230/34423/24341/13243/21430 workers=d2e5,-,- turn=2 players=3 out=2,3"
 """A 3-player game that seat 1 won because seats 2 and 3 were knocked out."""

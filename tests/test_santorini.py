@@ -7,7 +7,7 @@ import pytest
 from bordspel import Santorini
 from bordspel.core import BordspelError, IllegalMoveError, NotationError
 from bordspel.en import Santorini as EnglishSantorini
-from bordspel.santorini import BOX_SUPPLY, Placement, SantoriniState, Turn
+from bordspel.games.santorini.engine import BOX_SUPPLY, Placement, SantoriniState, Turn
 
 PERFT_START = [(2, 1), (2, 3), (1, 2), (3, 2)]
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from bordspel.conformance import check
 from bordspel.core import NotationError
 from bordspel.games.santorini import generator
+from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.generator import Powers
 from bordspel.games.santorini.gods import GODS
 from bordspel.games.santorini.turns import GodTurn
-from bordspel.santorini import SantoriniState, Turn
 from tests.test_properties import walk
 
 NAMES = sorted(GODS)

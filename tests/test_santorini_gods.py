@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bordspel.core import IllegalMoveError, NotationError
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.gods import GOD_TEXT, GODS
-from bordspel.santorini import SantoriniState
 
 CORRIDOR = "04444/44444/{row}/44444/04440"
 """Row 3 open; a1, a5 and e5 boxed in by domes: the seat to move plays its worker in row 3."""

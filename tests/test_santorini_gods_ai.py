@@ -7,8 +7,8 @@ import pytest
 from bordspel import new_game
 from bordspel.ai.registry import make_player
 from bordspel.games.santorini.ai import god_threats
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.gods import GODS
-from bordspel.santorini import SantoriniState
 
 MID = "44400/41200/03120/00214/00044 workers=b2d4,c3e1 turn=1 players=2 gods={}"
 

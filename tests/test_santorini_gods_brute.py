@@ -10,8 +10,8 @@ import random
 
 import pytest
 
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.gods import SIMPLE_GODS
-from bordspel.santorini import SantoriniState
 from tests import santorini_brute as brute
 from tests.test_perft import CASES, PerftCase
 

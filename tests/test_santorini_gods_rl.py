@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.god_codec import GOD_NUMBER
 from bordspel.rl.codecs import codec_for
-from bordspel.santorini import SantoriniState, Turn
 from tests.test_rl import play_through_codec
 
 

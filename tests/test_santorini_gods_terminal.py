@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from bordspel import ansi
+from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.gods import GOD_TEXT
 from bordspel.play import Session
 from bordspel.record import Game
-from bordspel.santorini import SantoriniState
 
 START = "00000/00000/00000/00000/00000 workers=b3d3,c2c4 turn=1 players=2 gods={}"
 

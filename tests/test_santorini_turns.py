@@ -8,8 +8,8 @@ import pytest
 
 from bordspel.core import IllegalMoveError, NotationError
 from bordspel.games.santorini import generator
+from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.turns import Action, GodTurn
-from bordspel.santorini import SantoriniState, Turn
 
 VARIANTS = [
     {"players": 2},

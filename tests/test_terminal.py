@@ -15,8 +15,8 @@ from bordspel import ansi
 from bordspel.ai.arena import PlayerStats, Standings, elo_estimate
 from bordspel.cli import main
 from bordspel.core import new_game
+from bordspel.games.quarto.engine import QuartoState
 from bordspel.progress import ProgressLine
-from bordspel.quarto import QuartoState
 
 LEGEND = "▲ tall, ▽ short"
 

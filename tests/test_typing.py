@@ -19,8 +19,8 @@ import random
 from bordspel import new_game
 from bordspel.ai import Player, RandomPlayer
 from bordspel.core import State
-from bordspel.hermit import HermitMove
-from bordspel.quarto import QuartoMove
+from bordspel.games.hermit.engine import HermitMove
+from bordspel.games.quarto.engine import QuartoMove
 
 
 def seats(state: State, player: Player) -> int:
@@ -57,8 +57,8 @@ import random
 
 from bordspel import new_game
 from bordspel.ai import Analyser, Limit, analyse, analyser, make_player
-from bordspel.hermit import HermitMove
-from bordspel.santorini import Turn
+from bordspel.games.hermit.engine import HermitMove
+from bordspel.games.santorini.engine import Turn
 
 state = new_game("santorini", players=3)
 move = state.legal_moves()[0]
@@ -90,8 +90,8 @@ analyse("hard", state, 2)
 QUARTO_SCRIPT = """\
 from bordspel import new_game
 from bordspel.ai import Player, RandomPlayer
-from bordspel.quarto import QuartoMove
-from bordspel.santorini import Placement
+from bordspel.games.quarto.engine import QuartoMove
+from bordspel.games.santorini.engine import Placement
 
 state = new_game("quarto", advanced=True)
 # N: Revealed type is "bordspel.games.quarto.engine.QuartoState"

@@ -4,19 +4,13 @@ The spec names are importable from here (the Dutch ones, as the spec texts give 
 ``Kluizenaar``, ``Hermit``, ``Santorini``, ``lees_stukken``, ``stuk_eigenschappen``,
 ``maak_rooster`` and ``quarto``. ``bordspel.nl`` and ``bordspel.en`` hold the full APIs in
 each language; ``bordspel.core`` the game protocol shared by the engines.
-
-``bordspel.quarto`` is both the Quarto engine module and, when called, the spec's
-``quarto(configuration, properties)`` function.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, overload
 
-from bordspel import (
-    core,
-    quarto,  # the facade package: the Quarto engine module, callable
-)
+from bordspel import core
 from bordspel.core import (
     BordspelError,
     IllegalMoveError,
@@ -31,7 +25,7 @@ from bordspel.en import Hermit
 from bordspel.games.hermit.engine import HermitState
 from bordspel.games.quarto.engine import QuartoState
 from bordspel.games.santorini.engine import SantoriniState
-from bordspel.nl import Kluizenaar, Santorini, lees_stukken, maak_rooster, stuk_eigenschappen
+from bordspel.nl import Kluizenaar, Santorini, lees_stukken, maak_rooster, quarto, stuk_eigenschappen
 
 __version__ = "0.1.0"
 

@@ -6,11 +6,12 @@ turns a refused action into ``AssertionError('invalid move')``, leaving the game
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
-from bordspel.core import BordspelError
+from bordspel.core import BordspelError, iter_bits
 from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
-from bordspel.games.quarto.engine import characteristic_table, grid_of, piece_properties, quarto_lines
+from bordspel.games.quarto.engine import LINES, read_piece_file
 from bordspel.games.santorini.engine import DIRECTIONS, SantoriniBoard
 
 __all__ = ["Hermit", "Santorini", "make_grid", "piece_properties", "quarto", "read_pieces"]
@@ -114,14 +115,48 @@ class Santorini:
 
 def read_pieces(path: str) -> dict[str, dict[str, set[str]]]:
     """Characteristic -> value -> the characters of the pieces with that value."""
-    return characteristic_table(path)
+    characteristics, pieces = read_piece_file(path)
+    table: dict[str, dict[str, set[str]]] = {name: {} for name in characteristics}
+    for char, values in pieces.items():
+        for name, value in zip(characteristics, values):
+            table[name].setdefault(value, set()).add(char)
+    return table
 
 
-def make_grid(config: str, properties: dict[str, set[str]]) -> list[list[set[str]]]:
-    """The board as rows of squares, each the set of its piece's properties."""
-    return grid_of(config, properties)
+def piece_properties(table: Mapping[str, Mapping[str, set[str]]]) -> dict[str, set[str]]:
+    """Piece character -> all of its values (the inverse of ``read_pieces``)."""
+    properties: dict[str, set[str]] = {}
+    for values in table.values():
+        for value, chars in values.items():
+            for char in chars:
+                properties.setdefault(char, set()).add(value)
+    return properties
 
 
-def quarto(config: str, properties: dict[str, set[str]]) -> set[tuple[str, str]]:
-    """(line, shared property) for every line of four pieces sharing a property."""
-    return quarto_lines(config, properties)
+def make_grid(config: str, properties: Mapping[str, set[str]]) -> list[list[set[str]]]:
+    """The board as rows of squares, each the set of its piece's properties (empty if no piece)."""
+    config, properties = _checked(config, properties)
+    return [[set(properties.get(config[4 * r + c], set())) for c in range(4)] for r in range(4)]
+
+
+def quarto(config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
+    """(line, shared property) for every full line of four pieces sharing a property."""
+    config, properties = _checked(config, properties)
+    found: set[tuple[str, str]] = set()
+    for name, mask in LINES.items():
+        pieces = [config[square] for square in iter_bits(mask)]
+        if all(piece in properties for piece in pieces):
+            shared = set.intersection(*(set(properties[piece]) for piece in pieces))
+            found.update((name, value) for value in shared)
+    return found
+
+
+def _checked(config: object, properties: object) -> tuple[str, Mapping[str, set[str]]]:
+    """The spec's configuration (16 characters) and properties (character -> set), else ValueError."""
+    if not isinstance(config, str) or len(config) != 16:
+        raise ValueError(f"a configuration is a string of 16 characters, not {config!r}")
+    if not isinstance(properties, Mapping) or not all(
+        isinstance(values, (set, frozenset)) for values in properties.values()
+    ):
+        raise ValueError("the properties map each piece character to the set of its values")
+    return config, properties

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bordspel import en
-from bordspel.games.quarto.engine import characteristic_table, grid_of, piece_properties, quarto_lines
 
 __all__ = ["Kluizenaar", "Santorini", "lees_stukken", "maak_rooster", "quarto", "stuk_eigenschappen"]
 
@@ -42,7 +41,7 @@ class Santorini(en.Santorini):
         return self.workers
 
 
-lees_stukken = characteristic_table
-stuk_eigenschappen = piece_properties
-maak_rooster = grid_of
-quarto = quarto_lines
+lees_stukken = en.read_pieces
+stuk_eigenschappen = en.piece_properties
+maak_rooster = en.make_grid
+quarto = en.quarto

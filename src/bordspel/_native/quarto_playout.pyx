@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Random Quarto games in C, for Monte Carlo tree search (the reference: ``random_move`` and
-``apply_unchecked`` of ``bordspel.quarto.QuartoState``, repeated to the end).
+``apply_unchecked`` of ``bordspel.games.quarto.engine.QuartoState``, repeated to the end).
 
 A position is the engine's own: the mask of filled squares, per characteristic the mask of
 squares whose piece has its second value, the piece in hand (-1 on the first turn) and the

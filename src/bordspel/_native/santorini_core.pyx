@@ -1,13 +1,13 @@
 # cython: language_level=3
 """Santorini in C: move generation, perft and random games on bitboards of the 25 squares.
 
-The compiled twin of the rules in :mod:`bordspel.santorini` (the readable reference): the same
+The compiled twin of the rules in :mod:`bordspel.games.santorini.engine` (the readable reference): the same
 legal moves in the same order (workers in order, targets and builds by rising square), the same
 setup, climbing, win, elimination (three players), team (four players) and supply rules. Random
 games draw from the SplitMix64 generator exactly as :mod:`bordspel.santorini_batch` does, so a
 seed plays the same games compiled and pure.
 
-Positions come in as :class:`~bordspel.santorini.SantoriniState` objects (read by attribute).
+Positions come in as :class:`~bordspel.games.santorini.engine.SantoriniState` objects (read by attribute).
 Moves come out as tuples: ``(first, second)`` for a setup placement, ``(source, target, build)``
 for a turn, ``build`` ``None`` for a winning climb.
 """

@@ -9,8 +9,6 @@ a line wins when it is filled and one of those masks covers it or misses it enti
 from __future__ import annotations
 
 import os
-import sys
-import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,11 +40,7 @@ __all__ = [
     "PieceSet",
     "QuartoMove",
     "QuartoState",
-    "characteristic_table",
-    "grid_of",
     "parse_piece_text",
-    "piece_properties",
-    "quarto_lines",
     "read_piece_file",
 ]
 
@@ -280,41 +274,6 @@ class PieceOption:
     def describe(self) -> dict[str, Any]:
         """The limits as JSON for a form: the built-in sets and the longest text."""
         return {"choices": list(PIECE_SETS), "text": self.TEXT_LIMIT}
-
-
-# -- the spec's set-based functions -------------------------------------------------------------
-def _check_config(config: object) -> str:
-    if not isinstance(config, str) or len(config) != 16:
-        raise ValueError(f"a configuration is a string of 16 characters, not {config!r}")
-    return config
-
-
-def _check_properties(properties: object) -> Mapping[str, set[str]]:
-    if not isinstance(properties, Mapping) or not all(
-        isinstance(values, (set, frozenset)) for values in properties.values()
-    ):
-        raise ValueError("the properties map each piece character to the set of its values")
-    return properties
-
-
-def grid_of(config: str, properties: Mapping[str, set[str]]) -> list[list[set[str]]]:
-    """Rows of the board, each square the set of its piece's properties (empty if no piece)."""
-    config = _check_config(config)
-    properties = _check_properties(properties)
-    return [[set(properties.get(config[4 * r + c], set())) for c in range(4)] for r in range(4)]
-
-
-def quarto_lines(config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
-    """(line name, shared property) for every full line whose four pieces share a property."""
-    config = _check_config(config)
-    properties = _check_properties(properties)
-    found: set[tuple[str, str]] = set()
-    for name, mask in LINES.items():
-        cells = [c for c in range(16) if mask >> c & 1]
-        if all(config[c] in properties for c in cells):
-            shared = set.intersection(*(set(properties[config[c]]) for c in cells))
-            found.update((name, value) for value in shared)
-    return found
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -596,33 +555,3 @@ class QuartoState(State[QuartoMove]):
         if move.give is not None:
             self.pieces.code(move.give)
         return move
-
-
-def characteristic_table(path: str | Path) -> dict[str, dict[str, set[str]]]:
-    """The spec's ``lees_stukken``: characteristic -> value -> characters of the pieces with it."""
-    characteristics, pieces = read_piece_file(path)
-    table: dict[str, dict[str, set[str]]] = {name: {} for name in characteristics}
-    for char, values in pieces.items():
-        for name, value in zip(characteristics, values):
-            table[name].setdefault(value, set()).add(char)
-    return table
-
-
-def piece_properties(table: Mapping[str, Mapping[str, set[str]]]) -> dict[str, set[str]]:
-    """The spec's ``stuk_eigenschappen``: piece character -> all of its values."""
-    properties: dict[str, set[str]] = {}
-    for values in table.values():
-        for value, chars in values.items():
-            for char in chars:
-                properties.setdefault(char, set()).add(value)
-    return properties
-
-
-class _CallableModule(types.ModuleType):
-    """``bordspel.quarto`` is this engine module and, called, the spec's ``quarto`` function."""
-
-    def __call__(self, config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
-        return quarto_lines(config, properties)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -174,7 +174,7 @@ def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], li
 
 
 def turn_of(actions: tuple[Action, ...]) -> Turn | GodTurn:
-    """A :class:`~bordspel.santorini.Turn` when the actions are one move (and one build), else a GodTurn."""
+    """A :class:`~bordspel.games.santorini.engine.Turn` for one move (and one build), else a GodTurn."""
     from bordspel.games.santorini.engine import Turn
 
     if not is_base_shape(actions):

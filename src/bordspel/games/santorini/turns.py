@@ -7,7 +7,7 @@ What a power does by itself (Apollo's swap, Minotaur's push, Bia's and Medusa's 
 written: it follows from the position.
 
 A turn of the base shape (one move, then one build or a winning move) is a
-:class:`~bordspel.santorini.Turn`; any other is a :class:`GodTurn`. Notation: the actions joined
+:class:`~bordspel.games.santorini.engine.Turn`; any other is a :class:`GodTurn`. Notation: the actions joined
 by ``+``; a move is two squares (``c3d4``), a build one square (``e4``), a dome build a square
 and ``*`` (``e4*``), a removal ``-`` and a square (``-b2``). ``c3d4+e4`` is the base turn
 ``c3d4e4``; text without ``+`` is read as before (two or three squares).
