@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, runtime_checkable
 
+from bordspel.errors import BordspelError, IllegalMoveError, NotationError
+from bordspel.options import OptionLimit
+
 if TYPE_CHECKING:
     from typing_extensions import TypeVar  # the type checker's, for PEP 696 defaults
-
-    from bordspel.options import OptionLimit
 else:
     from typing import TypeVar
 
@@ -48,18 +49,6 @@ __all__ = [
     "register_game",
     "square_name",
 ]
-
-
-class BordspelError(ValueError):
-    """Base class of every error bordspel raises for bad input."""
-
-
-class IllegalMoveError(BordspelError):
-    """A well-formed move that the rules do not allow in this position."""
-
-
-class NotationError(BordspelError):
-    """A move, square or position string that cannot be read."""
 
 
 MAX_SQUARE_TEXT = 12
@@ -284,11 +273,6 @@ class State(abc.ABC, Generic[MoveT]):
 
     def __str__(self) -> str:
         return self.to_str()
-
-    def _repr_svg_(self) -> str:
-        from bordspel import svg
-
-        return svg.render(self)
 
 
 def _move_text(move: Any) -> str:

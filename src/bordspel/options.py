@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bordspel.core import BordspelError
+from bordspel.errors import BordspelError
 
 __all__ = ["BadOption", "Choice", "Flag", "IntRange", "OptionLimit"]
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bordspel.core import BordspelError, Grid, State, parse_square
-from bordspel.svg import (
+from bordspel.picture import (
     INK,
     Frame,
     Options,

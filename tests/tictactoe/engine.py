@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from bordspel.core import NotationError, Outcome, State, parse_square, split_fields, square_name
+from bordspel.core import NotationError, Outcome, parse_square, split_fields, square_name
+from bordspel.jupyter import PicturedState
 
 __all__ = ["TicTacToeMove", "TicTacToeState"]
 
@@ -33,7 +34,7 @@ class TicTacToeMove(NamedTuple):
         return cls(3 * row + col)
 
 
-class TicTacToeState(State):
+class TicTacToeState(PicturedState):
     """The nine squares as a string of ``X``, ``O`` and ``.``."""
 
     __slots__ = ("cells",)

@@ -17,7 +17,6 @@ from bordspel.core import (
     BordspelError,
     NotationError,
     Outcome,
-    State,
     check_int,
     check_text,
     iter_bits,
@@ -25,6 +24,7 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.jupyter import PicturedState
 from bordspel.options import IntRange
 
 __all__ = ["COLOURS", "MAX_SIZE", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
@@ -126,7 +126,7 @@ class HermitMove(NamedTuple):
         return block_squares((self.row, self.col), self.placement)
 
 
-class HermitState(State[HermitMove]):
+class HermitState(PicturedState[HermitMove]):
     """A Hermit position: the blocks of each colour on an n x n board, and whose turn it is."""
 
     __slots__ = ("n", "masks", "plies")

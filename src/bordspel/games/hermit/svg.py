@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
-from bordspel.svg import (
+from bordspel.picture import (
     Box,
     Frame,
     Options,

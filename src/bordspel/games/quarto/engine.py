@@ -22,12 +22,12 @@ from bordspel.core import (
     BordspelError,
     NotationError,
     Outcome,
-    State,
     check_text,
     parse_square,
     split_fields,
     square_name,
 )
+from bordspel.jupyter import PicturedState
 from bordspel.options import BadOption, Flag
 
 __all__ = [
@@ -317,7 +317,7 @@ def _well_formed(move: QuartoMove) -> bool:
 
 
 # -- the game ---------------------------------------------------------------------------------------
-class QuartoState(State[QuartoMove]):
+class QuartoState(PicturedState[QuartoMove]):
     """A Quarto position: the placed pieces, the piece in hand, and the options."""
 
     __slots__ = ("filled", "ones", "hand", "turn", "result", "advanced", "pieces")

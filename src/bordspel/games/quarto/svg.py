@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bordspel.core import square_name
 from bordspel.games.quarto.engine import QuartoMove, QuartoState
-from bordspel.svg import (
+from bordspel.picture import (
     INK,
     MARGIN,
     Frame,

@@ -26,7 +26,6 @@ from bordspel.core import (
     IllegalMoveError,
     NotationError,
     Outcome,
-    State,
     check_int,
     check_text,
     iter_bits,
@@ -35,6 +34,7 @@ from bordspel.core import (
     square_name,
 )
 from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
+from bordspel.jupyter import PicturedState
 from bordspel.options import BadOption, Choice, Flag
 
 if TYPE_CHECKING:  # imported for real at the end (the turns module reads this one)
@@ -379,7 +379,7 @@ class GodChoice:
 
 
 # -- the game -----------------------------------------------------------------------------------
-class SantoriniState(State[SantoriniMove]):
+class SantoriniState(PicturedState[SantoriniMove]):
     """A Santorini position: towers, workers, the seat to move, the supply and who is out."""
 
     __slots__ = ("players", "levels", "workers", "turn", "supply", "out", "winners", "powers")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bordspel.core import square_name
 from bordspel.games.santorini.engine import BOX_SUPPLY, SIZE, Placement, SantoriniState, Turn, height
-from bordspel.svg import (
+from bordspel.picture import (
     INK,
     MARGIN,
     Frame,
