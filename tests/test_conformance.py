@@ -9,9 +9,8 @@ import pytest
 from bordspel import conformance
 from bordspel.ai import RandomPlayer
 from bordspel.conformance import check
-from bordspel.core import BordspelError, State, available_games, game_class, new_game
+from bordspel.core import BadOption, BordspelError, State, available_games, game_class, new_game
 from bordspel.games.hermit.engine import HermitMove
-from bordspel.options import BadOption
 
 from .variants import IDS
 from .variants import VARIANTS as STARTS

@@ -122,6 +122,6 @@ def test_generic_move_parts_choose_by_text_when_the_text_names_no_squares() -> N
 
 def test_a_package_gives_its_parts_by_their_conventional_modules() -> None:
     assert part_path("hermit", "codec") == "bordspel.games.hermit.codec:CODEC"
-    assert part_path("quarto", "solver") == "bordspel.games.quarto.cli:solve"
+    assert part_path("quarto", "solver") == "bordspel.games.quarto.cli:SOLVER"
     assert part_path("santorini", "solver") is None  # no games/santorini/cli.py
     assert part_path("tictactoe", "knowledge") is None  # no package given: the generic defaults

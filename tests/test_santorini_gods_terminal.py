@@ -70,8 +70,8 @@ def test_bordspel_play_takes_gods_and_a_seed() -> None:
 
 
 def test_the_web_app_starts_god_games_and_describes_god_turns() -> None:
+    from bordspel.core import BadOption
     from bordspel.games.santorini.web import move_parts
-    from bordspel.options import BadOption
     from bordspel.web.options import start_state
 
     state = start_state("santorini", {"gods": "atlas,pan", "players": 2})

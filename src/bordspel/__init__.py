@@ -8,7 +8,8 @@ each language; ``bordspel.core`` the game protocol shared by the engines.
 
 from __future__ import annotations
 
-from typing import Any, Literal, overload
+import importlib
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from bordspel import core
 from bordspel.core import (
@@ -21,13 +22,37 @@ from bordspel.core import (
     game_class,
     perft,
 )
-from bordspel.en import Hermit
-from bordspel.games.hermit.engine import HermitState
-from bordspel.games.quarto.engine import QuartoState
-from bordspel.games.santorini.engine import SantoriniState
-from bordspel.nl import Kluizenaar, Santorini, lees_stukken, maak_rooster, quarto, stuk_eigenschappen
+
+if TYPE_CHECKING:
+    from bordspel.en import Hermit
+    from bordspel.games.hermit.engine import HermitState
+    from bordspel.games.quarto.engine import QuartoState
+    from bordspel.games.santorini.engine import SantoriniState
+    from bordspel.nl import Kluizenaar, Santorini, lees_stukken, maak_rooster, quarto, stuk_eigenschappen
 
 __version__ = "0.1.0"
+
+_SPEC_NAMES = {
+    "Hermit": "bordspel.en",
+    "Kluizenaar": "bordspel.nl",
+    "Santorini": "bordspel.nl",
+    "lees_stukken": "bordspel.nl",
+    "maak_rooster": "bordspel.nl",
+    "quarto": "bordspel.nl",
+    "stuk_eigenschappen": "bordspel.nl",
+}
+"""The spec names and the facade that defines each: imported when first asked for, so that
+``import bordspel`` loads no engine and ``Hermit(4)`` only Hermit's."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SPEC_NAMES:
+        return getattr(importlib.import_module(_SPEC_NAMES[name]), name)
+    raise AttributeError(f"module 'bordspel' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SPEC_NAMES})
 
 
 @overload

@@ -7,11 +7,31 @@ one is drawn from its ``grid()`` rows when it has them, else as its position str
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from bordspel.core import Grid, State, game_part, square_name
+from bordspel.core import Grid, Part, State, game_part, square_name
 
-__all__ = ["MARK", "RESET", "framed", "grid_picture", "marked", "notes", "render"]
+__all__ = [
+    "ANSI_PART",
+    "MARK",
+    "RESET",
+    "TerminalPicture",
+    "framed",
+    "grid_picture",
+    "marked",
+    "notes",
+    "render",
+]
+
+
+class TerminalPicture(Protocol):
+    """A game's terminal picture: ``render(state, last, colour=...)`` returns the text."""
+
+    def __call__(self, state: Any, last: Any = None, *, colour: bool = True) -> str: ...
+
+
+ANSI_PART: Part[TerminalPicture] = Part("ansi", "a function render(state, last, *, colour) -> str", callable)
+"""The ``ansi`` part of a GameSpec (by convention ``<package>.ansi:render``)."""
 
 RESET = "\x1b[0m"
 MARK = "\x1b[7m"
@@ -24,7 +44,7 @@ def render(state: State, last: Any = None, *, colour: bool = True) -> str:
     ``last``: the move that led here, whose squares are marked. ``colour=False``: plain text
     (the position's own picture; Quarto adds its pieces' characteristics as symbols).
     """
-    picture = game_part(state.name, "ansi")
+    picture = game_part(state.name, ANSI_PART)
     if picture is not None:
         return str(picture(state, last, colour=colour))
     return grid_picture(state, colour=colour)

@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import random
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bordspel.core import BordspelError, Move, State, available_games, game_class, game_part, part_path
+from bordspel.core import BordspelError, Move, Part, State, available_games, game_class, game_part, part_path
 
-__all__ = ["main"]
+__all__ = ["SOLVER_PART", "Solver", "main"]
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A game's ``bordspel solve GAME`` command: what it does, its own arguments, and the run
+    (``--workers``, ``--backend`` and ``--address`` are added for every game)."""
+
+    summary: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    solve: Callable[[argparse.Namespace], None]
+
+
+SOLVER_PART: Part[Solver] = Part(
+    "solver",
+    "a bordspel.cli.Solver",
+    lambda found: callable(getattr(found, "add_arguments", None)) and callable(getattr(found, "solve", None)),
+)
+"""The ``solver`` part of a GameSpec (by convention ``<package>.cli:SOLVER``)."""
 
 
 def parse_options(game: str, pairs: Sequence[str]) -> dict[str, Any]:
@@ -165,16 +185,30 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def solvable_games() -> list[str]:
     """The games whose GameSpec has an exact solver for ``bordspel solve``."""
-    return [name for name in available_games() if part_path(name, "solver") is not None]
+    return [name for name in available_games() if part_path(name, SOLVER_PART.field) is not None]
 
 
-def cmd_solve(args: argparse.Namespace) -> int:
-    solve = game_part(args.game, "solver")
-    if solve is None:
-        raise BordspelError(
-            f"there is no exact solver for {args.game}: {', '.join(solvable_games())} have one"
+def add_solve_command(commands: Any) -> None:
+    """``bordspel solve GAME ...``: one sub-command per game with a solver, its arguments its own."""
+    solve = commands.add_parser("solve", help=f"solve exactly: {', '.join(solvable_games())}")
+    games = solve.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in solvable_games():
+        solver = game_part(name, SOLVER_PART)
+        assert solver is not None  # solvable_games() lists only games with a solver
+        sub = games.add_parser(name, help=solver.summary, description=solver.summary)
+        solver.add_arguments(sub)
+        sub.add_argument(
+            "--workers", type=int, default=1, help="worker processes (or Ray tasks) to share the work"
         )
-    solve(args)
+        sub.add_argument(
+            "--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks"
+        )
+        sub.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
+        sub.set_defaults(run=functools.partial(run_solver, solver))
+
+
+def run_solver(solver: Solver, args: argparse.Namespace) -> int:
+    solver.solve(args)
     return 0
 
 
@@ -324,38 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     arena.set_defaults(run=cmd_arena)
-    solve = commands.add_parser(
-        "solve", help="solve exactly: bordspel solve hermit N, or bordspel solve quarto POSITION"
-    )
-    solve.add_argument("game", choices=solvable_games())
-    solve.add_argument("target", help="the board size (hermit) or a position string (quarto)")
-    solve.add_argument(
-        "--first", action="store_true", help="hermit: stop at the first winning first move (the centre first)"
-    )
-    solve.add_argument(
-        "--table-bits",
-        type=int,
-        default=0,
-        metavar="B",
-        help="quarto, compiled: a table of at most 2**B entries of 16 bytes (default 24), per worker",
-    )
-    solve.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        help="worker processes (or Ray tasks): hermit's first moves, quarto's positions a few moves on",
-    )
-    solve.add_argument(
-        "--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks"
-    )
-    solve.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
-    solve.add_argument(
-        "--results", metavar="FILE", help="hermit: append each settled first move to FILE, and resume from it"
-    )
-    solve.add_argument(
-        "--memory", type=float, default=256, metavar="MB", help="hermit: the result table per worker (MB)"
-    )
-    solve.set_defaults(run=cmd_solve)
+    add_solve_command(commands)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)

@@ -17,9 +17,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, runtime_checkable
 
-from bordspel.errors import BordspelError, IllegalMoveError, NotationError
-from bordspel.options import OptionLimit
-
 if TYPE_CHECKING:
     from typing_extensions import TypeVar  # the type checker's, for PEP 696 defaults
 else:
@@ -28,13 +25,19 @@ else:
 __all__ = [
     "MAX_MOVE_TEXT",
     "MAX_POSITION_TEXT",
+    "BadOption",
     "BordspelError",
+    "Choice",
+    "Flag",
     "GameSpec",
     "Grid",
     "IllegalMoveError",
+    "IntRange",
     "Move",
     "NotationError",
+    "OptionLimit",
     "Outcome",
+    "Part",
     "State",
     "available_games",
     "check_text",
@@ -51,6 +54,18 @@ __all__ = [
 ]
 
 
+class BordspelError(ValueError):
+    """Base class of every error bordspel raises for bad input."""
+
+
+class IllegalMoveError(BordspelError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class NotationError(BordspelError):
+    """A move, square or position string that cannot be read."""
+
+
 MAX_SQUARE_TEXT = 12
 """The longest square name read (``zz9999`` and more): longer text cannot be a square."""
 MAX_MOVE_TEXT = 200
@@ -58,6 +73,71 @@ MAX_MOVE_TEXT = 200
 turn (Triton's path) may pass every perimeter square twice."""
 MAX_POSITION_TEXT = 10_000
 """The longest position string read (a 64 x 64 Hermit board takes 4,159 characters)."""
+
+
+# -- option limits for untrusted callers (the web app) ----------------------------------
+class BadOption(BordspelError):
+    """An option the game does not offer, or a value outside its limits."""
+
+
+class OptionLimit(Protocol):
+    """One option's limit: checks a client's value and describes itself for a start page."""
+
+    def check(self, name: str, value: object) -> Any:
+        """The value to pass to ``initial``; BadOption when it is outside the limit."""
+
+    def describe(self) -> dict[str, Any]:
+        """The limit as JSON for a start page."""
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """An integer option from ``low`` to ``high``."""
+
+    low: int
+    high: int
+
+    def check(self, name: str, value: object) -> int:
+        """``value`` if it is an int in range, else BadOption."""
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise BadOption(f"option {name!r} is a whole number from {self.low} to {self.high}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the smallest and largest value."""
+        return {"min": self.low, "max": self.high}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An integer option that takes one of a few values."""
+
+    values: tuple[int, ...]
+
+    def check(self, name: str, value: object) -> int:
+        """``value`` if it is one of the values, else BadOption."""
+        if type(value) is not int or value not in self.values:
+            raise BadOption(f"option {name!r} is one of {', '.join(map(str, self.values))}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: the values to choose from."""
+        return {"choices": list(self.values)}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A true-or-false option."""
+
+    def check(self, name: str, value: object) -> bool:
+        """``value`` if it is a bool, else BadOption."""
+        if not isinstance(value, bool):
+            raise BadOption(f"option {name!r} is true or false")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """The limits as JSON for a form: a flag."""
+        return {"flag": True}
 
 
 class Move(Protocol):
@@ -108,6 +188,7 @@ class Outcome:
 
 
 S = TypeVar("S", bound="State")
+PartT = TypeVar("PartT")
 # A game's move type. A bare ``State`` or ``Player`` means any move: the default (PEP 696) is
 # given to type checkers only, as ``typing.TypeVar`` takes ``default`` from Python 3.13 on.
 if TYPE_CHECKING:
@@ -359,9 +440,10 @@ class GameSpec:
 
     Parts are ``"module:attribute"`` paths, imported when first used, so the registry stays
     light. A part left out is looked for in the game's ``package`` by its conventional name
-    (:data:`PART_MODULES`: ``<package>.ai:KNOWLEDGE``, ``<package>.svg:render``, ...), and
+    (:data:`PART_MODULES`: ``<package>.ai:KNOWLEDGE``, ``<package>.svg:draw``, ...), and
     failing that gets the generic default (a picture of ``grid()``, a codec of the start
-    position's moves, click-to-choose move parts, players without game knowledge).
+    position's moves, click-to-choose move parts, players without game knowledge). Each module
+    that uses a part declares its :class:`Part`: what the part must be, checked when it is loaded.
     """
 
     name: str
@@ -383,7 +465,9 @@ class GameSpec:
     guide: str | None = None
     """The browser's words and rules page (``bordspel.guide.Guide``)."""
     solver: str | None = None
-    """``solve(args)``: ``bordspel solve <game>`` (the arguments of the CLI)."""
+    """``bordspel solve <game>``: its arguments and how to run it (``bordspel.cli.Solver``)."""
+    native: tuple[str, ...] = ()
+    """The compiled modules (``bordspel._native.<name>``) whose pure-Python twins the game has."""
     parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """Default options as OpenSpiel parameters."""
     players: tuple[int, int] | None = None
@@ -407,7 +491,7 @@ PART_MODULES = {
     "ansi": "ansi:render",
     "move_parts": "web:move_parts",
     "guide": "guide:GUIDE",
-    "solver": "cli:solve",
+    "solver": "cli:SOLVER",
 }
 """Where a game's package keeps each part by convention (module in the package : attribute)."""
 
@@ -479,20 +563,41 @@ def new_game(name: str, **options: Any) -> State:
     return game_class(name).initial(**options)
 
 
-def game_part(name: str, part: str) -> Any:
-    """The part ``part`` of game ``name`` (a field of its GameSpec, or its package's module by
-    convention), or ``None`` when it has none."""
-    path = part_path(name, part)
-    return None if path is None else load(path)
+@dataclass(frozen=True)
+class Part(Generic[PartT]):
+    """A kind of game part, as the module that uses it declares it: the GameSpec field that
+    names it, what it must be (said in errors), and the check a loaded part must pass.
+
+    ``SVG: Part[Draw] = Part("svg", "a function draw(state, options, size) -> str", callable)``
+    lets ``game_part(name, SVG)`` return a ``Draw`` to type checkers, and refuse anything else.
+    """
+
+    field: str
+    shape: str
+    fits: Callable[[object], bool]
 
 
-def part_path(name: str, part: str) -> str | None:
-    """Where the part ``part`` of game ``name`` is (``"module:attribute"``), without importing it."""
+def game_part(name: str, part: Part[PartT]) -> PartT | None:
+    """The ``part`` of game ``name`` (named by its GameSpec, or its package's module by
+    convention), or ``None`` when it has none; BordspelError when it is not what ``part`` needs."""
+    path = part_path(name, part.field)
+    if path is None:
+        return None
+    found = load(path)
+    if not part.fits(found):
+        raise BordspelError(f"the {part.field} part of {name} ({path}) is not {part.shape}")
+    checked: PartT = found
+    return checked
+
+
+def part_path(name: str, field: str) -> str | None:
+    """Where the part in GameSpec ``field`` of game ``name`` is (``"module:attribute"``), without
+    importing it."""
     spec = game_spec(name)
-    path: str | None = getattr(spec, part)
+    path: str | None = getattr(spec, field)
     if path is not None or spec.package is None:
         return path
-    module, _, attribute = PART_MODULES[part].partition(":")
+    module, _, attribute = PART_MODULES[field].partition(":")
     found = importlib.util.find_spec(f"{spec.package}.{module}")
     return None if found is None else f"{spec.package}.{module}:{attribute}"
 

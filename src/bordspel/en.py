@@ -2,17 +2,19 @@
 
 Thin wrappers around the engines: each call checks its arguments through the engine and
 turns a refused action into ``AssertionError('invalid move')``, leaving the game unchanged.
+Each game's engine is imported when that game is first used, so ``Hermit(4)`` loads no other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from bordspel.core import BordspelError, iter_bits
-from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
-from bordspel.games.quarto.engine import LINES, read_piece_file
-from bordspel.games.santorini.engine import DIRECTIONS, SantoriniBoard
+
+if TYPE_CHECKING:
+    from bordspel.games.hermit.engine import HermitState
+    from bordspel.games.santorini.engine import SantoriniBoard
 
 __all__ = ["Hermit", "Santorini", "make_grid", "piece_properties", "quarto", "read_pieces"]
 
@@ -25,6 +27,8 @@ class Hermit:
     _INVALID: ClassVar[str] = "invalid move"
 
     def __init__(self, n: int) -> None:
+        from bordspel.games.hermit.engine import HermitState
+
         self.state = HermitState.initial(size=n)
 
     def __str__(self) -> str:
@@ -42,6 +46,8 @@ class Hermit:
 
     def positions(self, square: Square, placement: str) -> set[Square]:
         """The squares a block in ``placement`` with its top-left corner on ``square`` covers."""
+        from bordspel.games.hermit.engine import block_squares
+
         return block_squares(square, placement)
 
     def isvalid(self, colour: str, square: Square) -> bool:
@@ -50,6 +56,8 @@ class Hermit:
 
     def move(self, colour: str, square: Square, placement: str) -> Hermit:
         """Place a block; raises AssertionError and changes nothing when the rules forbid it."""
+        from bordspel.games.hermit.engine import HermitMove
+
         try:
             row, col = square
             move = HermitMove(colour, row, col, placement)
@@ -69,9 +77,13 @@ class Santorini:
     """A Santorini board with lettered workers; each action is checked against the board alone."""
 
     _INVALID: ClassVar[str] = "invalid move"
-    _DIRECTIONS: ClassVar[dict[str, str]] = {name: name for name in DIRECTIONS}
+    _DIRECTIONS: ClassVar[Mapping[str, str] | None] = None
+    """The direction names in another language, by their English names (None: English)."""
 
     def __init__(self, positions: list[Square] | tuple[Square, ...]) -> None:
+        from bordspel.games.santorini.engine import SantoriniBoard
+
+        self.board: SantoriniBoard
         try:
             self.board = SantoriniBoard.from_positions(positions)
         except BordspelError as error:
@@ -93,12 +105,21 @@ class Santorini:
             raise AssertionError(self._INVALID) from None
 
     def _act(self, action: str, worker: str, direction: str) -> Santorini:
-        english = self._DIRECTIONS.get(direction) if isinstance(direction, str) else None
         try:
-            self.board = getattr(self.board, action)(worker, english)
+            self.board = getattr(self.board, action)(worker, self._english(direction))
         except BordspelError:
             raise AssertionError(self._INVALID) from None
         return self
+
+    def _english(self, direction: object) -> str | None:
+        """The engine's name of a direction, or None when there is no such direction."""
+        from bordspel.games.santorini.engine import DIRECTIONS
+
+        if not isinstance(direction, str):
+            return None
+        if self._DIRECTIONS is not None:
+            return self._DIRECTIONS.get(direction)
+        return direction if direction in DIRECTIONS else None
 
     def move_worker(self, worker: str, direction: str) -> Santorini:
         """Move a worker one square; refused when off the board, occupied, domed or too high."""
@@ -115,6 +136,8 @@ class Santorini:
 
 def read_pieces(path: str) -> dict[str, dict[str, set[str]]]:
     """Characteristic -> value -> the characters of the pieces with that value."""
+    from bordspel.games.quarto.engine import read_piece_file
+
     characteristics, pieces = read_piece_file(path)
     table: dict[str, dict[str, set[str]]] = {name: {} for name in characteristics}
     for char, values in pieces.items():
@@ -141,6 +164,8 @@ def make_grid(config: str, properties: Mapping[str, set[str]]) -> list[list[set[
 
 def quarto(config: str, properties: Mapping[str, set[str]]) -> set[tuple[str, str]]:
     """(line, shared property) for every full line of four pieces sharing a property."""
+    from bordspel.games.quarto.engine import LINES
+
     config, properties = _checked(config, properties)
     found: set[tuple[str, str]] = set()
     for name, mask in LINES.items():

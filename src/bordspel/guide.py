@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bordspel.core import game_part
+from bordspel.core import Part, game_part
 
-__all__ = ["PLAIN", "Guide", "Rules", "guide_of"]
+__all__ = ["GUIDE_PART", "PLAIN", "Guide", "Rules", "guide_of"]
 
 Rules = Mapping[str, Mapping[str, Any]]
 """Per language: ``title`` and ``sections``, each (heading, paragraphs, picture name or None)."""
@@ -73,8 +73,11 @@ class Guide:
 
 PLAIN = Guide()
 
+GUIDE_PART: Part[Guide] = Part("guide", "a Guide", lambda found: isinstance(found, Guide))
+"""The ``guide`` part of a GameSpec (by convention ``<package>.guide:GUIDE``)."""
+
 
 def guide_of(game: str) -> Guide:
     """The game's ``Guide`` (its GameSpec's ``guide`` part), or :data:`PLAIN`."""
-    found: Guide | None = game_part(game, "guide")
+    found = game_part(game, GUIDE_PART)
     return PLAIN if found is None else found

@@ -6,6 +6,7 @@ alleen de namen, de richtingen en de foutboodschap ``ongeldige zet`` verschillen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from bordspel import en
@@ -27,7 +28,7 @@ class Santorini(en.Santorini):
     """Een Santorini-spelbord met arbeiders A, B, ...; richtingen N NO O ZO Z ZW W NW."""
 
     _INVALID: ClassVar[str] = "ongeldige zet"
-    _DIRECTIONS: ClassVar[dict[str, str]] = {
+    _DIRECTIONS: ClassVar[Mapping[str, str] | None] = {
         "N": "N", "NO": "NE", "O": "E", "ZO": "SE", "Z": "S", "ZW": "SW", "W": "W", "NW": "NW",
     }  # fmt: skip
     niveau = en.Santorini.level

@@ -17,10 +17,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from bordspel import svg_grid
-from bordspel.core import BordspelError, State, game_part
+from bordspel.core import BordspelError, Part, State, game_part
 from bordspel.picture import (
     ARROW_COLOUR,
     HIGHLIGHT_COLOUR,
@@ -31,7 +31,27 @@ from bordspel.picture import (
     el,
 )
 
-__all__ = ["ARROW_COLOUR", "HIGHLIGHT_COLOUR", "LAST_MOVE_COLOUR", "Frame", "Options", "el", "render"]
+__all__ = [
+    "ARROW_COLOUR",
+    "HIGHLIGHT_COLOUR",
+    "LAST_MOVE_COLOUR",
+    "SVG_PART",
+    "Draw",
+    "Frame",
+    "Options",
+    "el",
+    "render",
+]
+
+
+class Draw(Protocol):
+    """A game's picture: ``draw(state, options, size)`` returns the SVG document."""
+
+    def __call__(self, state: Any, options: Options, size: int, /) -> str: ...
+
+
+SVG_PART: Part[Draw] = Part("svg", "a function draw(state, options, size) -> str", callable)
+"""The ``svg`` part of a GameSpec (by convention ``<package>.svg:draw``)."""
 
 
 def render(
@@ -72,5 +92,5 @@ def render(
         caption=caption,
         piece_letters=piece_letters,
     )
-    draw = game_part(state.name, "svg") or svg_grid.draw  # a game without a picture of its own: its grid()
+    draw = game_part(state.name, SVG_PART) or svg_grid.draw  # a game without a picture of its own: its grid()
     return str(draw(state, options, size))

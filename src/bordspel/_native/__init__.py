@@ -12,10 +12,14 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["MODULES", "backend", "load"]
+from bordspel.core import available_games, game_spec
 
-MODULES: tuple[str, ...] = ("santorini_core", "quarto_solver", "quarto_playout", "hermit_core")
-"""The compiled modules this release ships (each has a pure-Python reference)."""
+__all__ = ["backend", "load", "modules"]
+
+
+def modules() -> list[str]:
+    """The compiled modules the registered games ship (each game's GameSpec names its own)."""
+    return [name for game in available_games() for name in game_spec(game).native]
 
 
 def _forced_pure() -> bool:
@@ -35,8 +39,9 @@ def load(name: str) -> ModuleType | None:
 def backend() -> str:
     """``"compiled"`` when every compiled module loads, ``"pure"`` when none does (or
     ``BORDSPEL_PURE=1``), else ``"mixed (compiled: ...)"``."""
-    loaded = [name for name in MODULES if load(name) is not None]
-    if loaded and len(loaded) == len(MODULES):
+    wanted = modules()
+    loaded = [name for name in wanted if load(name) is not None]
+    if loaded and len(loaded) == len(wanted):
         return "compiled"
     if not loaded:
         return "pure"

@@ -38,11 +38,12 @@ from bordspel.ai.players import (
     SearchOptions,
 )
 from bordspel.ai.search import Evaluation, FastSearch, Limit, SearchResult
-from bordspel.core import BordspelError, MoveT, State, game_part, game_spec
+from bordspel.core import BordspelError, MoveT, Part, State, game_part, game_spec
 
 __all__ = [
     "FACTORIES",
     "GENERIC",
+    "KNOWLEDGE_PART",
     "LEVELS",
     "Knowledge",
     "analyse",
@@ -112,9 +113,13 @@ def register_player(name: str, game: str, factory: Callable[[int | None], Player
     _EXTRA_PLAYERS[(name, game)] = factory
 
 
+KNOWLEDGE_PART: Part[Knowledge] = Part("knowledge", "a Knowledge", lambda found: isinstance(found, Knowledge))
+"""The ``knowledge`` part of a GameSpec (by convention ``<package>.ai:KNOWLEDGE``)."""
+
+
 def knowledge(game: str) -> Knowledge:
     """The game's knowledge (its GameSpec's ``knowledge`` part), else :data:`GENERIC`."""
-    found: Knowledge | None = game_part(game, "knowledge")
+    found = game_part(game, KNOWLEDGE_PART)
     return GENERIC if found is None else found
 
 

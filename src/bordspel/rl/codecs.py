@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bordspel.core import BordspelError, Grid, State, game_part, game_spec, new_game
+from bordspel.core import BordspelError, Grid, Part, State, game_part, game_spec, new_game
 
-__all__ = ["Codec", "MoveListCodec", "Planes", "codec_for", "mask_planes"]
+__all__ = ["CODEC_PART", "Codec", "MoveListCodec", "Planes", "codec_for", "mask_planes"]
 
 Planes = npt.NDArray[np.int8]
 
@@ -108,12 +108,15 @@ class MoveListCodec(Codec):
         return np.array(planes, dtype=np.int8)
 
 
+CODEC_PART: Part[Codec] = Part("codec", "a Codec", lambda found: isinstance(found, Codec))
+"""The ``codec`` part of a GameSpec (by convention ``<package>.codec:CODEC``)."""
+
+
 def codec_for(game: str, start: State | None = None) -> Codec:
     """The codec of ``game``: its own, or a :class:`MoveListCodec` of ``start`` (its default start)."""
-    own = game_part(game, "codec")
+    own = game_part(game, CODEC_PART)
     if own is not None:
-        found: Codec = own
-        return found
+        return own
     return _move_list_codec(game) if start is None else MoveListCodec(start, game_spec(game).pieces)
 
 

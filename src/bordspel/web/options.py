@@ -1,10 +1,9 @@
 """The start position a client asks for, its options checked against the limits the game
-declares (``State.option_limits``, see ``bordspel.options``); any other option is refused."""
+declares (``State.option_limits``, see ``bordspel.core``); any other option is refused."""
 
 from __future__ import annotations
 
-from bordspel.core import State, available_games, game_class
-from bordspel.options import BadOption
+from bordspel.core import BadOption, State, available_games, game_class
 
 __all__ = ["start_state"]
 

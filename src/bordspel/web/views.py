@@ -9,18 +9,21 @@ from __future__ import annotations
 import functools
 import inspect
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.ai.registry import BASELINE
-from bordspel.core import Outcome, State, available_games, game_class, game_part, game_spec
+from bordspel.core import Outcome, Part, State, available_games, game_class, game_part, game_spec
 from bordspel.guide import guide_of
 from bordspel.web.actions import outcome
 from bordspel.web.seats import seat_choices
 from bordspel.web.store import NotFound, StoredGame
 
 __all__ = [
+    "MOVE_PARTS_PART",
+    "MoveParts",
     "game_view",
     "generic_move_parts",
     "meta",
@@ -33,11 +36,21 @@ __all__ = [
 SQUARE = re.compile(r"[a-z]+[0-9]+")
 
 
+class MoveParts(Protocol):
+    """A game's click paths: ``move_parts(move)`` returns ``paths``, ``choices`` and ``confirm``."""
+
+    def __call__(self, move: Any, /) -> Mapping[str, Any]: ...
+
+
+MOVE_PARTS_PART: Part[MoveParts] = Part("move_parts", "a function move_parts(move) -> dict", callable)
+"""The ``move_parts`` part of a GameSpec (by convention ``<package>.web:move_parts``)."""
+
+
 def move_parts(game: str, move: Any) -> dict[str, Any]:
     """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens), the
     toolbar choices it needs and ``confirm`` (wait for End turn rather than play it at the last
     click), by the game's own ``move_parts`` or the generic default."""
-    parts = game_part(game, "move_parts")
+    parts = game_part(game, MOVE_PARTS_PART)
     return generic_move_parts(move) if parts is None else dict(parts(move))
 
 

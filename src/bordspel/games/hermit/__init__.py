@@ -24,6 +24,7 @@ SPEC = GameSpec(
     players=(2, 2),
     variants=({"size": 3}, {"size": 1}, {"size": 5}),
     max_length=longest_game,
+    native=("hermit_core",),
     choices=(
         ("colour", (("R", "red", "#d1453b"), ("Y", "yellow", "#f0b928"), ("B", "blue", "#2f6fcf"))),
         ("placement", (("U", "upright", None), ("H", "horizontal", None), ("V", "vertical", None))),

@@ -6,10 +6,25 @@ import argparse
 import functools
 from pathlib import Path
 
+from bordspel.cli import Solver
 from bordspel.core import BordspelError
 from bordspel.progress import ProgressLine
 
-__all__ = ["solve"]
+__all__ = ["SOLVER", "add_arguments", "solve"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The size of the empty board to solve, and how."""
+    parser.add_argument("target", metavar="N", help="the board size")
+    parser.add_argument(
+        "--first", action="store_true", help="stop at the first winning first move (the centre first)"
+    )
+    parser.add_argument(
+        "--results", metavar="FILE", help="append each settled first move to FILE, and resume from it"
+    )
+    parser.add_argument(
+        "--memory", type=float, default=256, metavar="MB", help="the result table per worker (MB)"
+    )
 
 
 def solve(args: argparse.Namespace) -> None:
@@ -41,3 +56,6 @@ def solve(args: argparse.Namespace) -> None:
     moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
     print(f"winning first moves ({len(report.winning_moves)} of {report.moves} tried): {moves}")
     print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
+
+
+SOLVER = Solver("who wins the empty N x N board, and with which first moves", add_arguments, solve)

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, TypeGuard
 from bordspel.core import (
     MAX_MOVE_TEXT,
     BordspelError,
+    IntRange,
     NotationError,
     Outcome,
     check_int,
@@ -25,7 +26,6 @@ from bordspel.core import (
     square_name,
 )
 from bordspel.jupyter import PicturedState
-from bordspel.options import IntRange
 
 __all__ = ["COLOURS", "MAX_SIZE", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
 

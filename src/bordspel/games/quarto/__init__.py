@@ -24,4 +24,5 @@ SPEC = GameSpec(
     players=(2, 2),
     variants=({}, {"advanced": True}),
     max_length=longest_game,
+    native=("quarto_solver", "quarto_playout"),
 )

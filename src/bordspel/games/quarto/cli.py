@@ -7,6 +7,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
+from bordspel.cli import Solver
 from bordspel.core import BordspelError
 from bordspel.progress import ProgressLine
 
@@ -14,7 +15,21 @@ if TYPE_CHECKING:
     from bordspel.games.quarto.ai import Solution
     from bordspel.games.quarto.engine import QuartoMove, QuartoState
 
-__all__ = ["solve"]
+__all__ = ["SOLVER", "add_arguments", "solve"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The position to solve, and the size of the table."""
+    parser.add_argument(
+        "target", metavar="POSITION", help='a position string, like "AB../..../..../.... hand=C"'
+    )
+    parser.add_argument(
+        "--table-bits",
+        type=int,
+        default=0,
+        metavar="B",
+        help="compiled: a table of at most 2**B entries of 16 bytes (default 24), per worker",
+    )
 
 
 def solve(args: argparse.Namespace) -> None:
@@ -80,3 +95,6 @@ def _solve_split(
     piece = split.piece_after(root, solution.score, cell)
     assert piece is not None
     return solution, QuartoMove(cell, chars[piece])
+
+
+SOLVER = Solver("the exact value of a position and a best move", add_arguments, solve)

@@ -19,7 +19,9 @@ from urllib.parse import quote, unquote
 from bordspel.core import (
     MAX_MOVE_TEXT,
     MAX_POSITION_TEXT,
+    BadOption,
     BordspelError,
+    Flag,
     NotationError,
     Outcome,
     check_text,
@@ -28,7 +30,6 @@ from bordspel.core import (
     square_name,
 )
 from bordspel.jupyter import PicturedState
-from bordspel.options import BadOption, Flag
 
 __all__ = [
     "DEFAULT_PIECES",

@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeGuard
 
 from bordspel.core import (
     MAX_MOVE_TEXT,
+    BadOption,
     BordspelError,
+    Choice,
+    Flag,
     IllegalMoveError,
     NotationError,
     Outcome,
@@ -35,7 +38,6 @@ from bordspel.core import (
 )
 from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
 from bordspel.jupyter import PicturedState
-from bordspel.options import BadOption, Choice, Flag
 
 if TYPE_CHECKING:  # imported for real at the end (the turns module reads this one)
     from bordspel.games.santorini.turns import GodTurn
