@@ -5,12 +5,14 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import os
+import re
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from bordspel import svg
+from bordspel import core, svg
+from bordspel.cli import main
 from bordspel.core import BordspelError, game_class
 
 ROOT = Path(__file__).parent.parent
@@ -65,3 +67,30 @@ def test_every_picture_in_the_pages_is_a_position() -> None:
     assert found >= 8
     with pytest.raises(BordspelError):
         module.pictures('![x](bordspel:hermit "RRR/Q")', "index.md")
+
+
+FILE_MARK = re.compile(r"<!-- file: ([\w/]+\.py) -->\n```python\n(.*?)```", re.S)
+USE_BLOCK = re.compile(r"knows it:\n\n```python\n(.*?)```", re.S)
+
+
+def test_adding_a_game_page_builds_a_game_that_every_tool_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = (DOCS / "adding-a-game.md").read_text(encoding="utf-8")
+    files = FILE_MARK.findall(page)
+    assert [name for name, _ in files] == ["pile/__init__.py", "pile/engine.py"]
+    for name, code in files:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(core, "_GAMES", dict(core._registry()))
+    use = USE_BLOCK.search(page)
+    assert use is not None
+    exec(compile(use.group(1), "adding-a-game.md", "exec"), {})  # registers it and runs conformance
+    start = core.new_game("pile", stones=7)
+    assert [move.to_str() for move in start.legal_moves()] == ["1", "2", "3"]
+    assert start.play("3").play("3").play("1").outcome() == core.Outcome(
+        frozenset({0}), "took the last stone", 2
+    )
+    assert main(["arena", "pile", "easy", "random", "-n", "4", "--backend", "serial"]) == 0
+    assert "easy" in capsys.readouterr().out

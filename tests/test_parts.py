@@ -103,7 +103,7 @@ def test_mypy_strict_checks_every_built_in_part_against_its_type(tmp_path: Path)
     report, status = mypy_strict(tmp_path, typing_script(parts + wrong))
     complaints = [line for line in report.splitlines() if ": error: " in line]
     assert status == 1 and len(complaints) == 1, report  # only the terminal picture put as a drawing
-    assert f"parts.py:{3 * len(parts) + 3}: error" in complaints[0] and "\"Draw\"" in complaints[0]
+    assert f"parts.py:{3 * len(parts) + 3}: error" in complaints[0] and '"Draw"' in complaints[0]
 
 
 def test_the_compiled_modules_are_those_the_games_name() -> None:
