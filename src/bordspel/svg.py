@@ -1,10 +1,11 @@
 """SVG pictures of positions: ``svg.render(state)`` returns an SVG document as a string.
 
-This module holds what every picture shares (the board frame and its orientation, square
-labels, highlighted squares, arrows, the last-move marker, the caption); each game draws its
-own pieces: its GameSpec's ``svg`` part (by convention ``games/<game>/svg.py``'s ``draw``),
+Each game draws its position with what every picture shares (``bordspel.picture``: the board
+frame and its orientation, square labels, highlighted squares, arrows, the last-move marker, the
+caption): its GameSpec's ``svg`` part (by convention ``games/<game>/svg.py``'s ``draw``),
 imported only when a position of that game is drawn, or ``bordspel.svg_grid`` from ``grid()``.
-Jupyter shows the built-in games' states through their ``_repr_svg_``, which imports this module when asked.
+Jupyter draws a state through ``bordspel.jupyter.PicturedState``, which imports this module
+only when asked.
 
 >>> from bordspel.core import new_game
 >>> state = new_game("hermit", size=3)
