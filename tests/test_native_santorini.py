@@ -15,8 +15,8 @@ import pytest
 from bordspel.ai.registry import knowledge, make_player
 from bordspel.core import BordspelError
 from bordspel.games.santorini import batch as santorini_batch
-from bordspel.games.santorini.batch import SplitMix64, pure_random_games
-from bordspel.games.santorini.engine import Placement, SantoriniState, Turn, random_games
+from bordspel.games.santorini.batch import SplitMix64, pure_random_games, random_games
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 
 VARIANTS = [
     {"players": 2},

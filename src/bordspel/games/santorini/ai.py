@@ -12,27 +12,26 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bordspel._native import load
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import WIN
 from bordspel.core import State, iter_bits
-from bordspel.games.santorini.batch import compiled
-from bordspel.games.santorini.engine import (
+from bordspel.games.santorini.batch import compiled, random_games
+from bordspel.games.santorini.board import (
     CELLS,
     NEIGHBOURS,
     SIZE,
     STEPS,
     Levels,
-    Placement,
-    SantoriniState,
-    Turn,
     height,
     move_targets,
     occupied_mask,
-    random_games,
+    winning_targets,
 )
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
 from bordspel.games.santorini.fast_search import fast_search
 from bordspel.games.santorini.turns import REMOVED
@@ -269,10 +268,9 @@ def threatens(state: State) -> bool:
     if state.is_over() or state.in_setup:
         return False
     occupied = occupied_mask(state.workers)
-    free_three = state.levels[2] & ~state.levels[3] & ~occupied
     mine = state.colour_of(state.to_move)
     rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
-    return any(height(state.levels, cell) == 2 and NEIGHBOURS[cell] & free_three for cell in rivals)
+    return any(winning_targets(state.levels, occupied, cell) for cell in rivals)
 
 
 def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -342,7 +340,7 @@ KNOWLEDGE = Knowledge(
     extend=threatens,
     key=zobrist,
     opening=placement,
-    fast_search=fast_search,
+    fast_search=partial(fast_search, evaluation=evaluate),
     prior=prior,
     value=value,
 )
