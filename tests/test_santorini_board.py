@@ -16,7 +16,7 @@ from bordspel.games.santorini.board import (
     is_winning_move,
     move_targets,
     raise_tower,
-    winning_targets,
+    winning_steps,
 )
 
 
@@ -63,6 +63,7 @@ def test_only_a_move_up_onto_the_win_level_wins() -> None:
     assert not is_winning_move(WIN_LEVEL, WIN_LEVEL)
     assert not is_winning_move(WIN_LEVEL - 1, WIN_LEVEL - 1)
     levels = tower(tower(tower((0, 0, 0, 0), 0, 2), 1, 3), 5, 4)
-    assert cells(winning_targets(levels, 0, 0)) == {1}
-    assert winning_targets(levels, 1 << 1, 0) == 0
-    assert winning_targets(tower(levels, 6, 3), 0, 1) == 0  # already on the win level
+    assert cells(winning_steps(levels, 0, move_targets(levels, 0, 0))) == {1}
+    assert winning_steps(levels, 0, move_targets(levels, 1 << 1, 0)) == 0
+    top = tower(levels, 6, 3)
+    assert winning_steps(top, 1, move_targets(top, 0, 1)) == 0  # already on the win level

@@ -29,7 +29,7 @@ from bordspel.games.santorini.board import (
     height,
     move_targets,
     occupied_mask,
-    winning_targets,
+    winning_steps,
 )
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
@@ -270,7 +270,8 @@ def threatens(state: State) -> bool:
     occupied = occupied_mask(state.workers)
     mine = state.colour_of(state.to_move)
     rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
-    return any(winning_targets(state.levels, occupied, cell) for cell in rivals)
+    levels = state.levels
+    return any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in rivals)
 
 
 def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:

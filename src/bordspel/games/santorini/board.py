@@ -32,7 +32,7 @@ __all__ = [
     "occupied_mask",
     "raise_tower",
     "step",
-    "winning_targets",
+    "winning_steps",
 ]
 
 SIZE = 5
@@ -84,8 +84,10 @@ def height(levels: Levels, cell: int) -> int:
 
 def exact_level(levels: Levels, level: int) -> int:
     """Cells whose tower has exactly ``level`` pieces (:data:`DOME`: a dome)."""
-    g1, g2, g3, dome = levels
-    return ((FULL & ~g1), g1 & ~g2, g2 & ~g3, g3, dome)[level] & (dome if level == DOME else ~dome)
+    if level == DOME:
+        return levels[3]
+    below = FULL if level == 0 else levels[level - 1]
+    return below & ~levels[level] & ~levels[3]
 
 
 def raise_tower(levels: Levels, cell: int) -> Levels:
@@ -117,7 +119,8 @@ def free_cells(levels: Levels, occupied: int) -> int:
 
 def move_targets(levels: Levels, occupied: int, cell: int, climb: int = MAX_CLIMB) -> int:
     """Neighbours of ``cell`` a worker there may step onto: free, and at most ``climb`` up."""
-    too_high = levels[min(height(levels, cell) + climb, 3)]
+    limit = height(levels, cell) + climb
+    too_high = levels[limit if limit < 3 else 3]
     return NEIGHBOURS[cell] & free_cells(levels, occupied) & ~too_high
 
 
@@ -136,8 +139,8 @@ def is_winning_move(before: int, after: int) -> bool:
     return before < WIN_LEVEL == after
 
 
-def winning_targets(levels: Levels, occupied: int, cell: int) -> int:
-    """The steps from ``cell`` that win at once."""
-    if height(levels, cell) >= WIN_LEVEL:
+def winning_steps(levels: Levels, cell: int, targets: int) -> int:
+    """The cells among ``targets`` (steps a worker on ``cell`` may take) that win at once."""
+    if not is_winning_move(height(levels, cell), WIN_LEVEL):
         return 0
-    return move_targets(levels, occupied, cell) & exact_level(levels, WIN_LEVEL)
+    return targets & exact_level(levels, WIN_LEVEL)

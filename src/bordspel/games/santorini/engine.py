@@ -37,6 +37,7 @@ from bordspel.games.santorini.board import (
     DIRECTIONS,
     DOME,
     FULL,
+    NEIGHBOURS,
     SIZE,
     STEPS,
     WIN_LEVEL,
@@ -44,13 +45,14 @@ from bordspel.games.santorini.board import (
     build_targets,
     can_step,
     exact_level,
+    free_cells,
     height,
     is_winning_move,
     move_targets,
     occupied_mask,
     raise_tower,
     step,
-    winning_targets,
+    winning_steps,
 )
 from bordspel.games.santorini.generator import Powers, Result
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS
@@ -399,14 +401,14 @@ class SantoriniState(State[SantoriniMove]):
         for source in self.my_workers():
             if source < 0:
                 continue
-            wins = winning_targets(levels, occupied, source)
-            after = occupied ^ (1 << source)
-            for target in iter_bits(move_targets(levels, occupied, source)):
+            targets = move_targets(levels, occupied, source)
+            wins = winning_steps(levels, source, targets)
+            free = free_cells(levels, occupied ^ (1 << source)) & buildable  # the worker has left
+            for target in iter_bits(targets):
                 if wins >> target & 1:
                     turns.append((source, target, -1))
                 else:
-                    builds = build_targets(levels, after | 1 << target, target) & buildable
-                    turns.append((source, target, builds))
+                    turns.append((source, target, NEIGHBOURS[target] & free))
         return turns
 
     def _placeable(self) -> list[int]:
@@ -475,10 +477,10 @@ class SantoriniState(State[SantoriniMove]):
         sources = self.workers[2 * colour : 2 * colour + 2]
         rising, reachable, free = [], [], []
         for source in sources:
-            placed = source >= 0
-            rising.append(winning_targets(levels, occupied, source) if placed else 0)
-            reachable.append(move_targets(levels, occupied, source) if placed else 0)
-            free.append(buildable & ~(occupied & ~(1 << source)) if placed else 0)
+            targets = move_targets(levels, occupied, source) if source >= 0 else 0
+            reachable.append(targets)
+            rising.append(winning_steps(levels, source, targets) if targets else 0)
+            free.append(buildable & ~(occupied & ~(1 << source)) if source >= 0 else 0)
         for _ in range(_TRIALS):
             bits = rng.getrandbits(7)
             worker = bits & 1
@@ -516,9 +518,10 @@ class SantoriniState(State[SantoriniMove]):
             return generator.has_turn(self)
         if self.supply is None:  # after any move the worker can build where it stood
             occupied = occupied_mask(self.workers)
-            return any(
-                source >= 0 and move_targets(self.levels, occupied, source) for source in self.my_workers()
-            )
+            for source in self.my_workers():
+                if source >= 0 and move_targets(self.levels, occupied, source):
+                    return True
+            return False
         return any(builds for _, _, builds in self._turns())
 
     def is_legal(self, move: Any) -> bool:

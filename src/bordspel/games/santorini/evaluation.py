@@ -20,7 +20,7 @@ from bordspel.games.santorini.board import (
     height,
     move_targets,
     occupied_mask,
-    winning_targets,
+    winning_steps,
 )
 from bordspel.games.santorini.engine import SantoriniState
 
@@ -53,7 +53,7 @@ def _colour_features(levels: Levels, occupied: int, cells: list[int]) -> list[fl
         counts[2] += (targets & g1).bit_count() + (targets & g2).bit_count() + (targets & g3).bit_count()
         counts[3] += targets.bit_count()
         counts[4] += bool(targets & (g1, g2, g3, dome)[level]) if level < 3 else 0
-        counts[5] += bool(winning_targets(levels, occupied, cell))
+        counts[5] += bool(winning_steps(levels, cell, targets))
         counts[6] += CENTRE[cell]
     return counts
 
