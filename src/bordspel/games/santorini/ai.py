@@ -75,7 +75,7 @@ def worker_value(levels: tuple[int, int, int, int], occupied: int, cell: int, we
     targets = move_targets(levels, occupied, cell)
     reach = sum(height(levels, t) for t in range(CELLS) if targets >> t & 1)
     value = weights.height[level] + weights.reach * reach + weights.mobility * targets.bit_count()
-    if level == 2 and targets & levels[2] & ~levels[3]:
+    if winning_steps(levels, cell, targets):
         value += weights.threat
     return value + weights.centre * CENTRALITY[cell]
 
@@ -145,16 +145,13 @@ def _artemis(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...],
 
 
 def _rival_tops(levels: Levels, cell: int, workers: tuple[int, ...], colour: int) -> list[int]:
-    """Level-3 neighbours of a level-2 ``cell`` where an opponent worker stands."""
-    if height(levels, cell) != 2:
-        return []
+    """The cells a worker on ``cell`` would win by stepping onto were they empty, where an
+    opponent worker stands."""
+    tops = winning_steps(levels, cell, move_targets(levels, 0, cell))
     return [
         other
         for index, other in enumerate(workers)
-        if other >= 0
-        and index // 2 != colour
-        and NEIGHBOURS[cell] >> other & 1
-        and height(levels, other) == 3
+        if index // 2 != colour and other >= 0 and tops >> other & 1
     ]
 
 
