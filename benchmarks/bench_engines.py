@@ -98,7 +98,7 @@ def report_santorini_search(start: SantoriniState, smoke: bool) -> None:
         runs.append(("compiled", 3 if smoke else 6))
     for name, depth in runs:
         searcher = Searcher(evaluate, max_depth=depth, pvs=True, extend=threatens)
-        search = fast_search(start, searcher) if name == "compiled" else searcher
+        search = fast_search(start, searcher, evaluate) if name == "compiled" else searcher
         assert search is not None
         started = time.perf_counter()
         result = last(search.iterate(start))

@@ -15,8 +15,10 @@ import pytest
 from bordspel.ai.registry import knowledge, make_player
 from bordspel.core import BordspelError
 from bordspel.games.santorini import batch as santorini_batch
-from bordspel.games.santorini.batch import SplitMix64, pure_random_games
-from bordspel.games.santorini.engine import Placement, SantoriniState, Turn, random_games
+from bordspel.games.santorini import board
+from bordspel.games.santorini import engine as santorini_engine
+from bordspel.games.santorini.batch import SplitMix64, pure_random_games, random_games
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 
 VARIANTS = [
     {"players": 2},
@@ -77,6 +79,30 @@ def pure_perft(state: SantoriniState, depth: int) -> int:
     return sum(pure_perft(state.apply_unchecked(move), depth - 1) for move in state.legal_moves())
 
 
+def test_the_compiled_board_rules_are_the_python_ones(core: ModuleType) -> None:
+    """santorini_board.pxd's constants, neighbours, steps and wins are board.py's: a rule changed
+    on one side only fails here."""
+    steps, wins = [], []
+    for before in range(board.DOME + 1):
+        for after in range(board.DOME + 1):
+            levels: board.Levels = (0, 0, 0, 0)
+            for cell, pieces in ((0, before), (1, after)):
+                for _ in range(pieces):
+                    levels = board.raise_tower(levels, cell)
+            steps.append(board.can_step(levels, 0, 0, 1))
+            wins.append(board.is_winning_move(before, after))
+    assert core.board_rules() == {
+        "SIZE": board.SIZE,
+        "CELLS": board.CELLS,
+        "MAX_CLIMB": board.MAX_CLIMB,
+        "WIN_LEVEL": board.WIN_LEVEL,
+        "DOME": board.DOME,
+        "NEIGHBOURS": board.NEIGHBOURS,
+        "steps": steps,
+        "wins": wins,
+    }
+
+
 @pytest.mark.parametrize("state", positions(1, 60), ids=str)
 def test_legal_moves_and_counts_match_the_pure_engine(core: ModuleType, state: SantoriniState) -> None:
     assert core.legal_moves(state) == [tuple(move) for move in state.legal_moves()]
@@ -103,7 +129,7 @@ def test_state_perft_uses_the_compiled_module_and_agrees_with_pure(
 ) -> None:
     state = SantoriniState.from_str(PARSED[0])
     compiled = state.perft(3)
-    monkeypatch.setattr(santorini_batch, "_CORE", None)
+    monkeypatch.setattr(santorini_engine, "_CORE", None)
     assert state.perft(3) == compiled == core.perft(state, 3)
 
 

@@ -45,7 +45,7 @@ def midgames(seed: int, count: int) -> list[SantoriniState]:
 
 
 def compiled_search(state: SantoriniState, searcher: Searcher) -> fast_module.CompiledSearch:
-    found = fast_module.fast_search(state, searcher)
+    found = fast_module.fast_search(state, searcher, evaluate)
     assert found is not None
     return found
 
@@ -85,10 +85,10 @@ def test_node_limits_give_the_same_move_every_time() -> None:
 def test_which_positions_the_compiled_search_covers() -> None:
     (state,) = midgames(8, 1)
     searcher = Searcher(evaluate, max_depth=2)
-    assert fast_module.fast_search(state, searcher) is not None
-    assert fast_module.fast_search(state, Searcher(evaluate_v1, max_depth=2)) is None  # hard-v1's
-    assert fast_module.fast_search(SantoriniState.initial(players=3), searcher) is None
-    assert fast_module.fast_search(SantoriniState.initial(), searcher) is None  # the setup
+    assert fast_module.fast_search(state, searcher, evaluate) is not None
+    assert fast_module.fast_search(state, Searcher(evaluate_v1, max_depth=2), evaluate) is None  # hard-v1's
+    assert fast_module.fast_search(SantoriniState.initial(players=3), searcher, evaluate) is None
+    assert fast_module.fast_search(SantoriniState.initial(), searcher, evaluate) is None  # the setup
 
 
 def test_compiled_0_makes_the_pure_player() -> None:

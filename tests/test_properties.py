@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from bordspel.core import State, new_game
 from bordspel.games.hermit.engine import HermitState
 from bordspel.games.quarto.engine import QuartoState
-from bordspel.games.santorini.engine import SantoriniState, height
+from bordspel.games.santorini.board import height
+from bordspel.games.santorini.engine import SantoriniState
 
 choices = st.lists(st.integers(min_value=0, max_value=10_000), max_size=60)
 

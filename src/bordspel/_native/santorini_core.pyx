@@ -1,10 +1,12 @@
 # cython: language_level=3
 """Santorini in C: move generation, perft and random games on bitboards of the 25 squares.
 
-The compiled twin of the rules in :mod:`bordspel.games.santorini.engine` (the readable reference): the same
+The board rules (steps, builds, the win) are ``santorini_board.pxd``'s, the twin of
+:mod:`bordspel.games.santorini.board`; :func:`board_rules` gives its constants and rules for the
+test that holds them equal. The compiled twin of :mod:`bordspel.games.santorini.engine`: the same
 legal moves in the same order (workers in order, targets and builds by rising square), the same
 setup, climbing, win, elimination (three players), team (four players) and supply rules. Random
-games draw from the SplitMix64 generator exactly as :mod:`bordspel.santorini_batch` does, so a
+games draw from the SplitMix64 generator exactly as :mod:`bordspel.games.santorini.batch` does, so a
 seed plays the same games compiled and pure.
 
 Positions come in as :class:`~bordspel.games.santorini.engine.SantoriniState` objects (read by attribute).
@@ -14,6 +16,22 @@ for a turn, ``build`` ``None`` for a winning climb.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from bordspel._native.santorini_board cimport (
+    CELLS,
+    DOME,
+    FULL,
+    MAX_CLIMB,
+    NEIGHBOURS,
+    SIZE,
+    WIN_LEVEL,
+    exact_level,
+    free_cells,
+    height,
+    is_winning_move,
+    move_targets,
+    winning_steps,
+)
+
 
 cdef extern from *:
     int popcount "__builtin_popcount"(unsigned int x) nogil
@@ -21,29 +39,8 @@ cdef extern from *:
 
 
 cdef enum:
-    CELLS = 25
     MAX_TURNS = 16  # two workers, eight targets each
     MAX_PLIES = 128  # a game ends before 25 towers x 4 pieces + setup
-
-
-cdef uint32_t FULL = (1 << CELLS) - 1
-cdef uint32_t NEIGHBOURS[CELLS]
-cdef int CLIMB_LIMIT[5]
-CLIMB_LIMIT[:] = [1, 2, 3, 3, 3]  # levels[CLIMB_LIMIT[h]]: cells a worker on height h cannot enter
-
-
-cdef void _init_neighbours():
-    cdef int cell, dr, dc, row, col
-    for cell in range(CELLS):
-        NEIGHBOURS[cell] = 0
-        for dr in range(-1, 2):
-            for dc in range(-1, 2):
-                row, col = cell // 5 + dr, cell % 5 + dc
-                if (dr or dc) and 0 <= row < 5 and 0 <= col < 5:
-                    NEIGHBOURS[cell] |= 1u << (row * 5 + col)
-
-
-_init_neighbours()
 
 
 cdef struct Pos:
@@ -85,8 +82,30 @@ cdef Pos _read(object state) except *:
 
 
 # -- rules ----------------------------------------------------------------------------------
-cdef inline int _height(const Pos* p, int cell) noexcept nogil:
-    return (p.lv[0] >> cell & 1) + (p.lv[1] >> cell & 1) + (p.lv[2] >> cell & 1) + (p.lv[3] >> cell & 1)
+def board_rules():
+    """The board's constants and rules as compiled: the neighbours of each cell, and for each
+    pair of heights whether a worker may step from one to the other and whether that step wins
+    (``tests/test_native_santorini.py`` holds them equal to ``bordspel.games.santorini.board``)."""
+    cdef uint32_t lv[4]
+    cdef int before, after, level
+    steps, wins = [], []
+    for before in range(DOME + 1):
+        for after in range(DOME + 1):
+            for level in range(4):  # cell 0 at height ``before``, cell 1 at ``after``
+                lv[level] = (before > level) | (after > level) << 1
+            lv[3] = (before == DOME) | (after == DOME) << 1
+            steps.append(bool(move_targets(lv, 0, 0) >> 1 & 1))
+            wins.append(is_winning_move(before, after))
+    return {
+        "SIZE": SIZE,
+        "CELLS": CELLS,
+        "MAX_CLIMB": MAX_CLIMB,
+        "WIN_LEVEL": WIN_LEVEL,
+        "DOME": DOME,
+        "NEIGHBOURS": tuple(NEIGHBOURS[cell] for cell in range(CELLS)),
+        "steps": steps,
+        "wins": wins,
+    }
 
 
 cdef inline uint32_t _occupied(const Pos* p) noexcept nogil:
@@ -102,12 +121,6 @@ cdef inline bint _in_setup(const Pos* p) noexcept nogil:
     return p.winners < 0 and p.w[2 * (p.turn % p.colours)] < 0
 
 
-cdef inline uint32_t _exact_level(const Pos* p, int level) noexcept nogil:
-    if level == 0:
-        return FULL & ~p.lv[0]
-    return p.lv[level - 1] & ~p.lv[level]
-
-
 cdef uint32_t _buildable(const Pos* p) noexcept nogil:
     """Cells without a dome whose next piece is still in the supply."""
     cdef uint32_t mask = FULL & ~p.lv[3]
@@ -115,31 +128,31 @@ cdef uint32_t _buildable(const Pos* p) noexcept nogil:
     if p.finite:
         for level in range(4):
             if p.supply[level] <= 0:
-                mask &= ~_exact_level(p, level)
+                mask &= ~exact_level(p.lv, level)
     return mask
 
 
 cdef void _turns(const Pos* p, Turns* t) noexcept nogil:
     """Every (worker, target) of the player to move with its build mask, in engine order."""
     cdef int colour = p.turn % p.colours
-    cdef uint32_t occupied = _occupied(p), free = _buildable(p), level3 = p.lv[2] & ~p.lv[3]
-    cdef uint32_t others, targets
-    cdef int k, source, target, level
+    cdef uint32_t occupied = _occupied(p), buildable = _buildable(p)
+    cdef uint32_t free, targets, wins
+    cdef int k, source, target
     t.n = 0
     for k in range(2):
         source = p.w[2 * colour + k]
         if source < 0:
             continue
-        level = _height(p, source)
-        others = occupied ^ (1u << source)
-        targets = NEIGHBOURS[source] & ~occupied & ~p.lv[CLIMB_LIMIT[level]]
+        targets = move_targets(p.lv, occupied, source)
+        wins = winning_steps(p.lv, source, targets)
+        free = free_cells(p.lv, occupied ^ (1u << source)) & buildable  # the worker has left
         while targets:
             target = lowest(targets)
             targets &= targets - 1
             t.source[t.n] = source
             t.target[t.n] = target
-            t.wins[t.n] = level == 2 and level3 >> target & 1
-            t.builds[t.n] = 0 if t.wins[t.n] else NEIGHBOURS[target] & ~others & free
+            t.wins[t.n] = wins >> target & 1
+            t.builds[t.n] = 0 if t.wins[t.n] else NEIGHBOURS[target] & free
             t.n += 1
 
 
@@ -181,7 +194,7 @@ cdef bint _has_turn(const Pos* p) noexcept nogil:
         occupied = _occupied(p)
         for k in range(2):
             source = p.w[2 * colour + k]
-            if source >= 0 and NEIGHBOURS[source] & ~occupied & ~p.lv[CLIMB_LIMIT[_height(p, source)]]:
+            if source >= 0 and move_targets(p.lv, occupied, source):
                 return True
         return False
     _turns(p, &t)
@@ -242,7 +255,7 @@ cdef void _play_turn(Pos* p, int source, int target, int build) noexcept nogil:
     if build < 0:
         p.winners = _team(p, p.turn)
         return
-    level = _height(p, build)
+    level = height(p.lv, build)
     if p.finite:
         p.supply[level] -= 1
     p.lv[level] |= 1u << build  # never a dome: domes are not buildable
@@ -456,7 +469,7 @@ cdef void _init_search_tables():
     cdef uint64_t seed = 0x5A7
     cdef int i, j, k
     for i in range(CELLS):
-        CENTRE[i] = 4 - abs(i // 5 - 2) - abs(i % 5 - 2)
+        CENTRE[i] = 4 - abs(i // SIZE - 2) - abs(i % SIZE - 2)
     for i in range(4):
         ZOBRIST_TURN[i] = _next(&seed)
         for j in range(4):
@@ -503,7 +516,7 @@ cdef inline uint64_t _zobrist(const Pos* p) noexcept nogil:
 
 cdef void _colour_features(const Pos* p, int colour, uint32_t occupied, double* counts) noexcept nogil:
     """The seven counts of one colour, as ``evaluation._colour_features`` has them."""
-    cdef uint32_t free_three = p.lv[2] & ~p.lv[3] & ~occupied, targets, higher
+    cdef uint32_t targets, higher
     cdef int k, cell, level
     for k in range(FEATURE_COUNT - 1):
         counts[k] = 0.0
@@ -511,8 +524,8 @@ cdef void _colour_features(const Pos* p, int colour, uint32_t occupied, double* 
         cell = p.w[2 * colour + k]
         if cell < 0:
             continue
-        level = _height(p, cell)
-        targets = NEIGHBOURS[cell] & ~occupied & ~p.lv[CLIMB_LIMIT[level]]
+        level = height(p.lv, cell)
+        targets = move_targets(p.lv, occupied, cell)
         if level:
             counts[level - 1] += 1
         counts[2] += popcount(targets & p.lv[0]) + popcount(targets & p.lv[1]) + popcount(targets & p.lv[2])
@@ -520,7 +533,7 @@ cdef void _colour_features(const Pos* p, int colour, uint32_t occupied, double* 
         if level < 3:
             higher = p.lv[level]
             counts[4] += (targets & higher) != 0
-        counts[5] += level == 2 and (targets & free_three) != 0
+        counts[5] += winning_steps(p.lv, cell, targets) != 0
         counts[6] += CENTRE[cell]
 
 
@@ -540,13 +553,13 @@ cdef double _evaluate(const Pos* p, const double* weights) noexcept nogil:
 
 cdef bint _threatened(const Pos* p) noexcept nogil:
     """A worker of the colour not to move on level 2 next to a free level 3 (``ai.threatens``)."""
-    cdef uint32_t free_three = p.lv[2] & ~p.lv[3] & ~_occupied(p)
+    cdef uint32_t occupied = _occupied(p)
     cdef int rival = 1 - p.turn % p.colours, k, cell
     if p.winners >= 0:
         return False
     for k in range(2):
         cell = p.w[2 * rival + k]
-        if cell >= 0 and _height(p, cell) == 2 and NEIGHBOURS[cell] & free_three:
+        if cell >= 0 and winning_steps(p.lv, cell, move_targets(p.lv, occupied, cell)):
             return True
     return False
 
@@ -675,7 +688,7 @@ cdef class Search:
         _turns(p, &t)
         m.n = 0
         for i in range(t.n):
-            rise = _height(p, t.target[i]) - _height(p, t.source[i])
+            rise = height(p.lv, t.target[i]) - height(p.lv, t.source[i])
             builds = t.builds[i]
             while builds:
                 build = lowest(builds)

@@ -12,27 +12,26 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bordspel._native import load
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import WIN
 from bordspel.core import State, iter_bits
-from bordspel.games.santorini.batch import compiled
-from bordspel.games.santorini.engine import (
+from bordspel.games.santorini.batch import compiled, random_games
+from bordspel.games.santorini.board import (
     CELLS,
     NEIGHBOURS,
     SIZE,
     STEPS,
     Levels,
-    Placement,
-    SantoriniState,
-    Turn,
     height,
     move_targets,
     occupied_mask,
-    random_games,
+    winning_steps,
 )
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
 from bordspel.games.santorini.fast_search import fast_search
 from bordspel.games.santorini.turns import REMOVED
@@ -76,7 +75,7 @@ def worker_value(levels: tuple[int, int, int, int], occupied: int, cell: int, we
     targets = move_targets(levels, occupied, cell)
     reach = sum(height(levels, t) for t in range(CELLS) if targets >> t & 1)
     value = weights.height[level] + weights.reach * reach + weights.mobility * targets.bit_count()
-    if level == 2 and targets & levels[2] & ~levels[3]:
+    if winning_steps(levels, cell, targets):
         value += weights.threat
     return value + weights.centre * CENTRALITY[cell]
 
@@ -146,16 +145,13 @@ def _artemis(levels: Levels, occupied: int, cell: int, workers: tuple[int, ...],
 
 
 def _rival_tops(levels: Levels, cell: int, workers: tuple[int, ...], colour: int) -> list[int]:
-    """Level-3 neighbours of a level-2 ``cell`` where an opponent worker stands."""
-    if height(levels, cell) != 2:
-        return []
+    """The cells a worker on ``cell`` would win by stepping onto were they empty, where an
+    opponent worker stands."""
+    tops = winning_steps(levels, cell, move_targets(levels, 0, cell))
     return [
         other
         for index, other in enumerate(workers)
-        if other >= 0
-        and index // 2 != colour
-        and NEIGHBOURS[cell] >> other & 1
-        and height(levels, other) == 3
+        if index // 2 != colour and other >= 0 and tops >> other & 1
     ]
 
 
@@ -269,10 +265,10 @@ def threatens(state: State) -> bool:
     if state.is_over() or state.in_setup:
         return False
     occupied = occupied_mask(state.workers)
-    free_three = state.levels[2] & ~state.levels[3] & ~occupied
     mine = state.colour_of(state.to_move)
     rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
-    return any(height(state.levels, cell) == 2 and NEIGHBOURS[cell] & free_three for cell in rivals)
+    levels = state.levels
+    return any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in rivals)
 
 
 def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -342,7 +338,7 @@ KNOWLEDGE = Knowledge(
     extend=threatens,
     key=zobrist,
     opening=placement,
-    fast_search=fast_search,
+    fast_search=partial(fast_search, evaluation=evaluate),
     prior=prior,
     value=value,
 )

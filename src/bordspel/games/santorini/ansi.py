@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.ansi import RESET, framed, marked
-from bordspel.games.santorini.engine import SIZE, Placement, SantoriniState, Turn, height
+from bordspel.games.santorini.board import SIZE, height
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.turns import GodTurn
 
 __all__ = ["render"]

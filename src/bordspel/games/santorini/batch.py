@@ -9,15 +9,13 @@ play the ``k``-th legal move (in ``legal_moves`` order) for ``k`` drawn below th
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from bordspel._native import load
 from bordspel.core import BordspelError
+from bordspel.games.santorini.engine import SantoriniState
 
-if TYPE_CHECKING:
-    from bordspel.games.santorini.engine import SantoriniState
-
-__all__ = ["RandomGames", "SplitMix64", "compiled", "native_perft", "pure_random_games", "random_games"]
+__all__ = ["RandomGames", "SplitMix64", "compiled", "pure_random_games", "random_games"]
 
 _CORE = load("santorini_core")
 _MASK64 = (1 << 64) - 1
@@ -81,13 +79,6 @@ def pure_random_games(state: SantoriniState, n: int, seed: int) -> RandomGames:
 def compiled() -> bool:
     """Whether the compiled module is in use (built, and ``BORDSPEL_PURE`` not set)."""
     return _CORE is not None
-
-
-def native_perft(state: SantoriniState, depth: int) -> int | None:
-    """Perft from the compiled module, or None when it is not built (or ``depth`` < 1)."""
-    if _CORE is None or depth < 1 or state.powers is not None:
-        return None
-    return int(_CORE.perft(state, depth))
 
 
 def _seats(mask: int) -> frozenset[int]:

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from bordspel.core import State
-from bordspel.games.santorini.engine import CELLS, STEPS, Placement, SantoriniState, Turn, height
+from bordspel.games.santorini.board import CELLS, STEPS, height
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.god_codec import (
     GOD_NUMBER,
     GOD_TURNS,

@@ -1,15 +1,13 @@
-"""Santorini: the board rules and the turn-based game for 2, 3 and 4 players.
+"""Santorini: the single-action board of the spec and the turn-based game for 2, 3 and 4 players.
 
-The 5 x 5 board is four cumulative bitboards ``levels = (ge1, ge2, ge3, dome)``: bit ``r*5+c``
-of ``ge1`` is set where the tower has at least one block, and so on; a dome is level 4.
-Workers are cells (``-1`` when not on the board). Seat ``s`` plays colour ``s % colours``
-(with four players two teams share a colour: seats 0 and 2, seats 1 and 3); colour ``k``
-owns workers ``2k`` and ``2k + 1``.
+The board rules are :mod:`bordspel.games.santorini.board`'s and the moves are
+:mod:`bordspel.games.santorini.turns`'s. Workers are cells (``-1`` when not on the board). Seat
+``s`` plays colour ``s % colours`` (with four players two teams share a colour: seats 0 and 2,
+seats 1 and 3); colour ``k`` owns workers ``2k`` and ``2k + 1``.
 
-Board rules (:func:`move_targets`, :func:`build_targets`, :func:`raise_tower`) are written
-once and used by both the turn-based :class:`SantoriniState` and the single-action
-:class:`SantoriniBoard` behind the spec facades. Turn rules that a god power would change
-are the methods ``_turns`` and ``_settle`` of the state.
+:class:`SantoriniBoard` is the spec facades' board of single checked actions;
+:class:`SantoriniState` the game, with a fast path for the game without gods and the turn
+generator (:mod:`bordspel.games.santorini.generator`) for the game with them.
 """
 
 from __future__ import annotations
@@ -18,8 +16,9 @@ import random
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeGuard
+from typing import Any, TypeGuard
 
+from bordspel._native import load
 from bordspel.core import (
     MAX_MOVE_TEXT,
     BadOption,
@@ -32,118 +31,61 @@ from bordspel.core import (
     check_int,
     check_text,
     iter_bits,
-    parse_square,
     split_fields,
-    square_name,
 )
-from bordspel.games.santorini.batch import RandomGames, native_perft, random_games
+from bordspel.games.santorini import generator
+from bordspel.games.santorini.board import (
+    CELLS,
+    DIRECTIONS,
+    DOME,
+    FULL,
+    NEIGHBOURS,
+    SIZE,
+    STEPS,
+    WIN_LEVEL,
+    Levels,
+    build_targets,
+    can_step,
+    exact_level,
+    free_cells,
+    height,
+    is_winning_move,
+    move_targets,
+    occupied_mask,
+    raise_tower,
+    step,
+    winning_steps,
+)
+from bordspel.games.santorini.generator import Powers, Result
+from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS
+from bordspel.games.santorini.turns import (
+    REMOVED,
+    GodTurn,
+    Placement,
+    SantoriniMove,
+    Turn,
+    cell_named,
+    parse_actions,
+    square_text,
+    squares_in,
+    turn_of,
+)
 from bordspel.jupyter import PicturedState
-
-if TYPE_CHECKING:  # imported for real at the end (the turns module reads this one)
-    from bordspel.games.santorini.turns import GodTurn
 
 __all__ = [
     "BOX_SUPPLY",
     "DIRECTIONS",
     "Placement",
-    "RandomGames",
     "SantoriniBoard",
     "SantoriniState",
     "Turn",
-    "random_games",
 ]
 
-SIZE = 5
-CELLS = SIZE * SIZE
-FULL = (1 << CELLS) - 1
-DOME = 4
 BOX_SUPPLY = (22, 18, 14, 18)
 """Pieces in the boxed game: blocks of level 1, 2 and 3, and domes."""
-
-DIRECTIONS: dict[str, tuple[int, int]] = {
-    "N": (-1, 0),
-    "NE": (-1, 1),
-    "E": (0, 1),
-    "SE": (1, 1),
-    "S": (1, 0),
-    "SW": (1, -1),
-    "W": (0, -1),
-    "NW": (-1, -1),
-}
+_CORE = load("santorini_core")
 _SET = object.__setattr__
-Levels = tuple[int, int, int, int]
-
-
-def _neighbours(cell: int) -> int:
-    row, col = divmod(cell, SIZE)
-    mask = 0
-    for dr, dc in DIRECTIONS.values():
-        if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE:
-            mask |= 1 << ((row + dr) * SIZE + col + dc)
-    return mask
-
-
-NEIGHBOURS = tuple(_neighbours(cell) for cell in range(CELLS))
-CLIMB_LIMIT = (1, 2, 3, 3, 3)
-"""``levels[CLIMB_LIMIT[h]]`` holds the cells a worker on height ``h`` cannot step onto."""
-
-
-def _steps(cell: int) -> tuple[int, ...]:
-    row, col = divmod(cell, SIZE)
-    return tuple(
-        (row + dr) * SIZE + col + dc if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE else -1
-        for dr, dc in DIRECTIONS.values()
-    )
-
-
-STEPS = tuple(_steps(cell) for cell in range(CELLS))
-"""``STEPS[cell][d]``: the neighbour in direction ``d`` (N, NE, ... order), -1 off the board."""
 _TRIALS = 24
-
-
-def height(levels: Levels, cell: int) -> int:
-    """The tower height on ``cell``: 0-3 blocks, 4 for a dome (at any level: Atlas, Selene)."""
-    g1, g2, g3, dome = levels
-    if dome >> cell & 1:
-        return DOME
-    return (g1 >> cell & 1) + (g2 >> cell & 1) + (g3 >> cell & 1)
-
-
-def move_targets(levels: Levels, occupied: int, cell: int) -> int:
-    """Neighbours of ``cell`` a worker there may move to: no worker, no dome, at most one up."""
-    return NEIGHBOURS[cell] & ~occupied & ~levels[CLIMB_LIMIT[height(levels, cell)]]
-
-
-def build_targets(levels: Levels, occupied: int, cell: int) -> int:
-    """Neighbours of ``cell`` a worker there may build on: no worker and no dome."""
-    return NEIGHBOURS[cell] & ~occupied & ~levels[3]
-
-
-def raise_tower(levels: Levels, cell: int) -> Levels:
-    """The levels after adding the next piece (block or dome) on ``cell``."""
-    bit = 1 << cell
-    g1, g2, g3, dome = levels
-    if not g1 & bit:
-        return (g1 | bit, g2, g3, dome)
-    if not g2 & bit:
-        return (g1, g2 | bit, g3, dome)
-    if not g3 & bit:
-        return (g1, g2, g3 | bit, dome)
-    return (g1, g2, g3, dome | bit)
-
-
-def exact_level(levels: Levels, level: int) -> int:
-    """Cells whose tower has exactly ``level`` pieces (4: a dome)."""
-    g1, g2, g3, dome = levels
-    return ((FULL & ~g1), g1 & ~g2, g2 & ~g3, g3, dome)[level] & (dome if level == DOME else ~dome)
-
-
-def occupied_mask(workers: Sequence[int]) -> int:
-    mask = 0
-    for cell in workers:
-        if cell >= 0:
-            mask |= 1 << cell
-    return mask
 
 
 def board_rows(levels: Levels, workers: Sequence[int]) -> list[str]:
@@ -153,15 +95,6 @@ def board_rows(levels: Levels, workers: Sequence[int]) -> list[str]:
         if cell >= 0:
             chars[cell] = chr(65 + index)
     return ["".join(chars[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
-
-
-def step(cell: int, direction: str) -> int | None:
-    """The neighbour of ``cell`` in ``direction`` (N, NE, ...), or None when off the board."""
-    dr, dc = DIRECTIONS[direction]
-    row, col = divmod(cell, SIZE)
-    if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE:
-        return (row + dr) * SIZE + col + dc
-    return None
 
 
 def cell_of(square: object) -> int | None:
@@ -181,15 +114,6 @@ def _is_cell(value: object) -> TypeGuard[int]:
 def _is_turn(move: Turn) -> bool:
     """Whether the fields of ``move`` are cells (the build may be None)."""
     return _is_cell(move.source) and _is_cell(move.target) and (move.build is None or _is_cell(move.build))
-
-
-def _sq(cell: int) -> str:
-    return square_name(cell // SIZE, cell % SIZE)
-
-
-def _cell(text: str) -> int:
-    row, col = parse_square(text, SIZE, SIZE)
-    return row * SIZE + col
 
 
 # -- the board simulator behind the spec facades ---------------------------------------------
@@ -245,8 +169,8 @@ class SantoriniBoard:
         """The board after moving a worker one square; refuses what the board forbids."""
         index, target = self._target(letter, direction)
         source = self.workers[index]
-        if not move_targets(self.levels, occupied_mask(self.workers), source) >> target & 1:
-            raise IllegalMoveError(f"worker {letter} cannot move to {_sq(target)}")
+        if not can_step(self.levels, occupied_mask(self.workers), source, target):
+            raise IllegalMoveError(f"worker {letter} cannot move to {square_text(target)}")
         workers = list(self.workers)
         workers[index] = target
         return SantoriniBoard(self.levels, tuple(workers))
@@ -256,7 +180,7 @@ class SantoriniBoard:
         index, target = self._target(letter, direction)
         source = self.workers[index]
         if not build_targets(self.levels, occupied_mask(self.workers), source) >> target & 1:
-            raise IllegalMoveError(f"worker {letter} cannot build on {_sq(target)}")
+            raise IllegalMoveError(f"worker {letter} cannot build on {square_text(target)}")
         return SantoriniBoard(raise_tower(self.levels, target), self.workers)
 
     def level(self, letter: object) -> int:
@@ -270,84 +194,12 @@ class SantoriniBoard:
     def winning_worker(self) -> str | None:
         """The first worker (alphabetically) standing on level 3, else None."""
         for index, cell in enumerate(self.workers):
-            if height(self.levels, cell) == 3:
+            if height(self.levels, cell) == WIN_LEVEL:
                 return chr(65 + index)
         return None
 
     def __str__(self) -> str:
         return "\n".join(board_rows(self.levels, self.workers))
-
-
-# -- moves -------------------------------------------------------------------------------------
-class Placement(NamedTuple):
-    """Setup: the player to move puts its two workers on ``first`` and ``second`` (cells)."""
-
-    first: int
-    second: int
-
-    def to_str(self) -> str:
-        """The two squares, like ``a1b2``."""
-        return _sq(self.first) + _sq(self.second)
-
-    @classmethod
-    def from_str(cls, text: str) -> Placement:
-        """Read ``a1b2`` (also ``a1-b2``), in either order; NotationError if it is no placement."""
-        squares = _squares(text)
-        if len(squares) != 2:
-            raise NotationError(f"{text!r}: place two workers, like c3d4")
-        return cls(min(squares), max(squares))
-
-
-class Turn(NamedTuple):
-    """Move the worker on ``source`` to ``target``, then build on ``build`` (None: the move won)."""
-
-    source: int
-    target: int
-    build: int | None
-
-    def to_str(self) -> str:
-        """Worker, move and build squares, like ``c3d4e5`` (``c3d4`` for a winning move)."""
-        text = _sq(self.source) + _sq(self.target)
-        return text if self.build is None else text + _sq(self.build)
-
-    @classmethod
-    def from_str(cls, text: str) -> Turn:
-        """Read ``c3d4e5``, ``c3-d4-e5``, ``c3d4`` or as actions ``c3d4+e5``; NotationError if it
-        is no turn of one move (and one build)."""
-        if "+" in check_text(text, MAX_MOVE_TEXT, "a move"):
-            move = generator.turn_of(parse_actions(text))
-            if not isinstance(move, Turn):
-                raise NotationError(f"{text!r} is a god turn: read it with GodTurn.from_str")
-            return move
-        squares = _squares(text)
-        if len(squares) not in (2, 3):
-            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
-        return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
-
-
-SantoriniMove: TypeAlias = "Placement | Turn | GodTurn"
-"""A setup placement, a turn of one move and one build, or any other god turn."""
-
-
-def _squares(text: str) -> list[int]:
-    """The cells named in a move's text."""
-    return [_cell(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
-
-
-def _split_squares(text: str) -> list[str]:
-    """``c3d4e5`` or ``c3-d4-e5`` or ``c3 d4 e5`` as a list of square names."""
-    squares: list[str] = []
-    current = ""
-    for char in text.strip().lower():
-        if char in "-,^ ":
-            continue
-        if char.isalpha() and current[-1:].isdigit():
-            squares.append(current)
-            current = ""
-        current += char
-    if current:
-        squares.append(current)
-    return squares
 
 
 def god_names(text: str) -> list[str]:
@@ -545,29 +397,20 @@ class SantoriniState(PicturedState[SantoriniMove]):
     def _turns(self) -> list[tuple[int, int, int]]:
         """(source, target, build mask) per move of the player to move; mask -1 for a win."""
         levels = self.levels
-        workers = self.workers
-        occupied = 0
-        for cell in workers:
-            if cell >= 0:
-                occupied |= 1 << cell
-        buildable = ~levels[3] if self.supply is None else self._buildable() & ~levels[3]
-        level3 = levels[2] & ~levels[3]
-        colour = self.turn % (2 if self.players == 4 else self.players)
+        occupied = occupied_mask(self.workers)
+        buildable = self._buildable()
         turns = []
-        for source in (workers[2 * colour], workers[2 * colour + 1]):
+        for source in self.my_workers():
             if source < 0:
                 continue
-            level = height(levels, source)
-            others = occupied ^ (1 << source)
-            targets = NEIGHBOURS[source] & ~occupied & ~levels[CLIMB_LIMIT[level]]
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                target = low.bit_length() - 1
-                if level == 2 and level3 & low:
+            targets = move_targets(levels, occupied, source)
+            wins = winning_steps(levels, source, targets)
+            free = free_cells(levels, occupied ^ (1 << source)) & buildable  # the worker has left
+            for target in iter_bits(targets):
+                if wins >> target & 1:
                     turns.append((source, target, -1))
                 else:
-                    turns.append((source, target, NEIGHBOURS[target] & ~others & ~low & buildable))
+                    turns.append((source, target, NEIGHBOURS[target] & free))
         return turns
 
     def _placeable(self) -> list[int]:
@@ -608,8 +451,9 @@ class SantoriniState(PicturedState[SantoriniMove]):
         return sum(1 if builds < 0 else builds.bit_count() for _, _, builds in self._turns())
 
     def perft(self, depth: int) -> int:
-        counted = native_perft(self, depth)  # the compiled module when it is built
-        return super().perft(depth) if counted is None else counted
+        if _CORE is None or depth < 1 or self.powers is not None:
+            return super().perft(depth)
+        return int(_CORE.perft(self, depth))  # the compiled module when it is built
 
     def random_move(self, rng: random.Random) -> SantoriniMove:
         """A uniformly random legal move.
@@ -631,21 +475,20 @@ class SantoriniState(PicturedState[SantoriniMove]):
         colour = self.turn % (2 if self.players == 4 else self.players)
         levels = self.levels
         occupied = occupied_mask(self.workers)
-        level3 = levels[2] & ~levels[3]
         buildable = self._buildable() & ~levels[3]
         sources = self.workers[2 * colour : 2 * colour + 2]
-        rising, blocked, free = [], [], []
+        rising, reachable, free = [], [], []
         for source in sources:
-            level = height(levels, source) if source >= 0 else 0
-            rising.append(level3 if level == 2 else 0)
-            blocked.append(occupied | levels[CLIMB_LIMIT[level]])
+            targets = move_targets(levels, occupied, source) if source >= 0 else 0
+            reachable.append(targets)
+            rising.append(winning_steps(levels, source, targets) if targets else 0)
             free.append(buildable & ~(occupied & ~(1 << source)) if source >= 0 else 0)
         for _ in range(_TRIALS):
             bits = rng.getrandbits(7)
             worker = bits & 1
             source = sources[worker]
             target = STEPS[source][bits >> 1 & 7] if source >= 0 else -1
-            if target < 0 or blocked[worker] >> target & 1:
+            if target < 0 or not reachable[worker] >> target & 1:
                 continue
             if rising[worker] >> target & 1:
                 if bits >> 4 == 0:
@@ -676,14 +519,9 @@ class SantoriniState(PicturedState[SantoriniMove]):
         if self.powers is not None:
             return generator.has_turn(self)
         if self.supply is None:  # after any move the worker can build where it stood
-            levels, workers = self.levels, self.workers
-            occupied = occupied_mask(workers)
-            colour = self.turn % (2 if self.players == 4 else self.players)
-            for source in workers[2 * colour : 2 * colour + 2]:
-                if (
-                    source >= 0
-                    and NEIGHBOURS[source] & ~occupied & ~levels[CLIMB_LIMIT[height(levels, source)]]
-                ):
+            occupied = occupied_mask(self.workers)
+            for source in self.my_workers():
+                if source >= 0 and move_targets(self.levels, occupied, source):
                     return True
             return False
         return any(builds for _, _, builds in self._turns())
@@ -701,13 +539,14 @@ class SantoriniState(PicturedState[SantoriniMove]):
         if source not in self.my_workers():
             return False
         occupied = occupied_mask(self.workers)
-        if not move_targets(self.levels, occupied, source) >> target & 1:
+        if not can_step(self.levels, occupied, source, target):
             return False
-        if height(self.levels, source) == 2 and height(self.levels, target) == 3:
+        if is_winning_move(height(self.levels, source), height(self.levels, target)):
             return build is None
         if not _is_cell(build):
             return False
-        builds = NEIGHBOURS[target] & ~(occupied ^ (1 << source)) & ~self.levels[3] & self._buildable()
+        after = occupied ^ (1 << source) | 1 << target
+        builds = build_targets(self.levels, after, target) & self._buildable()
         return bool(builds >> build & 1)
 
     def why_illegal(self, move: Any) -> str:
@@ -728,12 +567,13 @@ class SantoriniState(PicturedState[SantoriniMove]):
         if not (isinstance(move, Turn) and _is_turn(move)):
             return "give a turn as worker square, move square, build square, like c3d4e4"
         if move.source not in self.my_workers():
-            return f"no worker of the player to move stands on {_sq(move.source)}"
-        if not move_targets(self.levels, occupied_mask(self.workers), move.source) >> move.target & 1:
-            return f"the worker on {_sq(move.source)} cannot move to {_sq(move.target)}"
+            return f"no worker of the player to move stands on {square_text(move.source)}"
+        if not can_step(self.levels, occupied_mask(self.workers), move.source, move.target):
+            return f"the worker on {square_text(move.source)} cannot move to {square_text(move.target)}"
         if move.build is None:
             return "after a move that does not win, the worker must build"
-        return f"the worker cannot build on {_sq(move.build)} after moving to {_sq(move.target)}"
+        build, target = square_text(move.build), square_text(move.target)
+        return f"the worker cannot build on {build} after moving to {target}"
 
     def apply_unchecked(self, move: Any) -> SantoriniState:
         players, turn = self.players, self.turn
@@ -790,7 +630,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
         state = self
         if check_climbed and self.powers is None:  # a loaded position: a worker on level 3 has won
             for index, cell in enumerate(state.workers):
-                if cell >= 0 and height(state.levels, cell) == 3:
+                if cell >= 0 and height(state.levels, cell) == WIN_LEVEL:
                     return state._with_winners(state.team(index // 2))
         while not state._has_turn():
             if state.players != 3:
@@ -838,7 +678,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
     def outcome(self) -> Outcome | None:
         if self.winners is None:
             return None
-        climbed = any(c >= 0 and height(self.levels, c) == 3 for c in self.workers)
+        climbed = any(c >= 0 and height(self.levels, c) == WIN_LEVEL for c in self.workers)
         reason = "a worker climbed to level 3" if climbed else "no legal turn"
         if self.powers is not None:
             reason = "a winning move or god power, or no legal turn"
@@ -887,9 +727,9 @@ class SantoriniState(PicturedState[SantoriniMove]):
         if self.in_setup:
             return Placement.from_str(text)
         if any(mark in text for mark in "+*") or text.strip().startswith("-"):
-            move: Turn | GodTurn = generator.turn_of(parse_actions(text))
-        elif self.powers is not None and len(_squares(text)) == 1:
-            move = generator.turn_of(parse_actions(text))
+            move: Turn | GodTurn = turn_of(parse_actions(text))
+        elif self.powers is not None and len(squares_in(text)) == 1:
+            move = turn_of(parse_actions(text))
         else:
             move = Turn.from_str(text)
         return move if self.powers is None or self.winners is not None else generator.canonical(self, move)
@@ -971,7 +811,7 @@ def _tower_char(levels: Levels, cell: int) -> str:
 
 
 def _worker_text(cell: int) -> str:
-    return "x" if cell == REMOVED else _sq(cell)
+    return "x" if cell == REMOVED else square_text(cell)
 
 
 def _worker_cells(group: str) -> list[int]:
@@ -987,7 +827,7 @@ def _worker_cells(group: str) -> list[int]:
         digits = len(rest[letters:]) - len(rest[letters:].lstrip("0123456789"))
         if not letters or not digits:
             raise ValueError(f"{group!r} is not a group of workers")
-        cells.append(_cell(rest[: letters + digits]))
+        cells.append(cell_named(rest[: letters + digits]))
         rest = rest[letters + digits :]
     return cells
 
@@ -1081,9 +921,3 @@ def _hashable(move: Any) -> bool:
     except TypeError:
         return False
     return True
-
-
-from bordspel.games.santorini import generator  # noqa: E402  (the generator reads this module)
-from bordspel.games.santorini.generator import Powers, Result  # noqa: E402
-from bordspel.games.santorini.gods import GOD_TEXT, GODS, SIMPLE_GODS  # noqa: E402
-from bordspel.games.santorini.turns import REMOVED, GodTurn, parse_actions  # noqa: E402

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from bordspel.core import State
-from bordspel.games.santorini.engine import CELLS, CLIMB_LIMIT, NEIGHBOURS, SIZE, SantoriniState
+from bordspel.games.santorini.board import (
+    CELLS,
+    SIZE,
+    Levels,
+    height,
+    move_targets,
+    occupied_mask,
+    winning_steps,
+)
+from bordspel.games.santorini.engine import SantoriniState
 
 __all__ = ["FEATURES", "LinearEvaluation", "features", "load_weights"]
 
@@ -32,21 +41,19 @@ FEATURES = (
 CENTRE = tuple(4 - abs(c // SIZE - 2) - abs(c % SIZE - 2) for c in range(CELLS))
 
 
-def _colour_features(levels: tuple[int, int, int, int], occupied: int, cells: list[int]) -> list[float]:
+def _colour_features(levels: Levels, occupied: int, cells: list[int]) -> list[float]:
     """The features of one colour's workers (``cells``), without "threat to move"."""
     g1, g2, g3, dome = levels
-    free_three = g3 & ~dome & ~occupied
     counts = [0.0] * (len(FEATURES) - 1)
     for cell in cells:
-        bit = 1 << cell
-        level = (g1 & bit != 0) + (g2 & bit != 0) + (g3 & bit != 0)
-        targets = NEIGHBOURS[cell] & ~occupied & ~levels[CLIMB_LIMIT[level]]
+        level = height(levels, cell)
+        targets = move_targets(levels, occupied, cell)
         if level:
             counts[level - 1] += 1
         counts[2] += (targets & g1).bit_count() + (targets & g2).bit_count() + (targets & g3).bit_count()
         counts[3] += targets.bit_count()
         counts[4] += bool(targets & (g1, g2, g3, dome)[level]) if level < 3 else 0
-        counts[5] += level == 2 and bool(targets & free_three)
+        counts[5] += bool(winning_steps(levels, cell, targets))
         counts[6] += CENTRE[cell]
     return counts
 
@@ -57,10 +64,7 @@ def features(state: State, seat: int) -> list[float]:
     level 3, -1 when another colour to move does."""
     assert isinstance(state, SantoriniState)
     workers = state.workers
-    occupied = 0
-    for cell in workers:
-        if cell >= 0:
-            occupied |= 1 << cell
+    occupied = occupied_mask(workers)
     colours = state.colours
     per_colour = [
         _colour_features(state.levels, occupied, [c for c in workers[2 * k : 2 * k + 2] if c >= 0])

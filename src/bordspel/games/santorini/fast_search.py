@@ -15,7 +15,7 @@ from typing import Any
 from bordspel._native import load
 from bordspel.ai.search import DECISIVE, Searcher, SearchResult
 from bordspel.core import State
-from bordspel.games.santorini.engine import Turn
+from bordspel.games.santorini.engine import SantoriniState, Turn
 
 __all__ = ["CompiledSearch", "fast_search"]
 
@@ -63,12 +63,10 @@ class CompiledSearch:
         return -1 if limit is None else limit
 
 
-def fast_search(root: State, searcher: Searcher) -> CompiledSearch | None:
+def fast_search(root: State, searcher: Searcher, evaluation: Any) -> CompiledSearch | None:
     """The compiled search for ``searcher`` at ``root`` when it covers the position (two players,
-    no gods, setup over, the game's fitted evaluation) and the extension is built, else None."""
-    from bordspel.games.santorini.ai import evaluate
-    from bordspel.games.santorini.engine import SantoriniState
-
+    no gods, setup over, the searcher evaluating with ``evaluation``, the game's fitted one whose
+    linear part is ``evaluation.base``) and the extension is built, else None."""
     covered: Any = (
         _CORE is not None
         and isinstance(root, SantoriniState)
@@ -76,8 +74,8 @@ def fast_search(root: State, searcher: Searcher) -> CompiledSearch | None:
         and root.powers is None
         and not root.in_setup
         and not root.is_over()
-        and searcher.evaluate is evaluate
+        and searcher.evaluate is evaluation
     )
     if not covered:
         return None
-    return CompiledSearch(root, evaluate.base.weights, searcher)
+    return CompiledSearch(root, evaluation.base.weights, searcher)

@@ -9,15 +9,13 @@ the engine keeps its own fast path for that game, and the tests pin the two toge
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
+from bordspel.games.santorini.board import Levels
 from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, God, Line, chaos_card
-from bordspel.games.santorini.turns import Action, Board, GodTurn, is_base_shape
+from bordspel.games.santorini.turns import Action, Board, Supply, actions_of, turn_of
 
-if TYPE_CHECKING:
-    from bordspel.games.santorini.engine import SantoriniState, Turn
-
-__all__ = ["Powers", "Result", "actions_of", "canonical", "has_turn", "orders", "table", "turn_of"]
+__all__ = ["Position", "Powers", "Result", "canonical", "has_turn", "orders", "table"]
 
 
 class Powers(NamedTuple):
@@ -26,6 +24,29 @@ class Powers(NamedTuple):
     gods: tuple[str, ...]
     memos: tuple[str, ...]
     up: int = 0
+
+
+class Position(Protocol):
+    """What the generator reads of a position (the engine's ``SantoriniState`` has it; a hashable value)."""
+
+    players: int
+    levels: Levels
+    workers: tuple[int, ...]
+    supply: Supply | None
+    turn: int
+    out: int
+    powers: Powers | None
+
+    @property
+    def colours(self) -> int:
+        """The number of worker colours."""
+        ...
+
+    def team(self, seat: int) -> frozenset[int]:
+        """The seats that move ``seat``'s workers."""
+        ...
+
+    def __hash__(self) -> int: ...
 
 
 class Result(NamedTuple):
@@ -37,12 +58,12 @@ class Result(NamedTuple):
     winners: frozenset[int] | None
 
 
-def base_god(state: SantoriniState, seat: int) -> God:
+def base_god(state: Position, seat: int) -> God:
     powers = state.powers
     return MORTAL if powers is None else GODS.get(powers.gods[seat], MORTAL)
 
 
-def effective_gods(state: SantoriniState, memos: tuple[str, ...]) -> list[God]:
+def effective_gods(state: Position, memos: tuple[str, ...]) -> list[God]:
     """The power each seat plays with: Chaos's face-up card; Circe's taken power."""
     gods = [base_god(state, seat) for seat in range(state.players)]
     played = [GODS[chaos_card(memo)] if isinstance(god, Chaos) else god for god, memo in zip(gods, memos)]
@@ -55,7 +76,7 @@ def effective_gods(state: SantoriniState, memos: tuple[str, ...]) -> list[God]:
     return played
 
 
-def start(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God]]:
+def start(state: Position) -> tuple[Context, tuple[str, ...], list[God]]:
     """The context of the turn to play, with the memos as the turn begins and the powers played."""
     seat = state.turn
     memos = state.powers.memos if state.powers is not None else ("",) * state.players
@@ -81,11 +102,11 @@ def start(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God]]:
     return ctx, memos, played
 
 
-def _board(state: SantoriniState) -> Board:
+def _board(state: Position) -> Board:
     return Board(state.levels, state.workers, state.supply)
 
 
-def lines(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God], list[Line]]:
+def lines(state: Position) -> tuple[Context, tuple[str, ...], list[God], list[Line]]:
     ctx, memos, played = start(state)
     found = list(ctx.god.lines(ctx, _board(state)))
     if any(god.forces_climb for god, _ in ctx.rivals) and any(line.moved_up for line in found):
@@ -93,14 +114,14 @@ def lines(state: SantoriniState) -> tuple[Context, tuple[str, ...], list[God], l
     return ctx, memos, played, found
 
 
-def has_turn(state: SantoriniState) -> bool:
+def has_turn(state: Position) -> bool:
     """Whether the player to move has a turn (stops at the first one found)."""
     ctx, _, _ = start(state)
     return next(iter(ctx.god.lines(ctx, _board(state))), None) is not None
 
 
 @functools.lru_cache(maxsize=2048)
-def _turns(state: SantoriniState) -> tuple[dict[Any, Result], dict[Any, Any]]:
+def _turns(state: Position) -> tuple[dict[Any, Result], dict[Any, Any]]:
     """The legal turns with what they lead to, and every way of playing each (its actions in the
     order of any line of the generator) with the turn it is."""
     _, memos, played, found = lines(state)
@@ -117,7 +138,7 @@ def _turns(state: SantoriniState) -> tuple[dict[Any, Result], dict[Any, Any]]:
     return turns, ways
 
 
-def table(state: SantoriniState) -> dict[Any, Result]:
+def table(state: Position) -> dict[Any, Result]:
     """Every legal turn of the player to move (in its shortest form) and what it leads to.
 
     Turns that lead to the same position are one turn: the one of fewest actions is kept (the
@@ -126,14 +147,14 @@ def table(state: SantoriniState) -> dict[Any, Result]:
     return _turns(state)[0]
 
 
-def canonical(state: SantoriniState, move: Any) -> Any:
+def canonical(state: Position, move: Any) -> Any:
     """The legal turn that ``move`` plays when it is another way to the same position (Triton
     back on its square by way of b1 or of a1), else ``move`` itself."""
     return _turns(state)[1].get(move, move)
 
 
 @functools.lru_cache(maxsize=64)
-def orders(state: SantoriniState) -> dict[Any, tuple[tuple[Action, ...], ...]]:
+def orders(state: Position) -> dict[Any, tuple[tuple[Action, ...], ...]]:
     """Each legal turn's other orders: the lines of the generator that reach the same position
     with the same kinds of action (Demeter's two builds either way round, Triton by way of
     another perimeter square)."""
@@ -150,7 +171,7 @@ def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
     return actions != kept and [a.kind for a in actions] == [a.kind for a in kept]
 
 
-def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], line: Line) -> Result:
+def _result(state: Position, memos: tuple[str, ...], played: list[God], line: Line) -> Result:
     seat = state.turn
     domes_built = line.board.levels[3] != state.levels[3]
     names = state.powers.gods if state.powers is not None else ("",) * state.players
@@ -173,25 +194,7 @@ def _result(state: SantoriniState, memos: tuple[str, ...], played: list[God], li
     return Result(line.board, after, up, winners)
 
 
-def turn_of(actions: tuple[Action, ...]) -> Turn | GodTurn:
-    """A :class:`~bordspel.games.santorini.engine.Turn` for one move (and one build), else a GodTurn."""
-    from bordspel.games.santorini.engine import Turn
-
-    if not is_base_shape(actions):
-        return GodTurn(actions)
-    return Turn(actions[0].source, actions[0].target, actions[1].target if len(actions) == 2 else None)
-
-
-def actions_of(move: Any) -> tuple[Action, ...]:
-    """The actions of a Turn or GodTurn."""
-    if isinstance(move, GodTurn):
-        return move.actions
-    source, target, build = move
-    moved = (Action("move", source, target),)
-    return moved if build is None else moved + (Action("build", -1, build),)
-
-
-def why_illegal(state: SantoriniState, move: Any) -> str:
+def why_illegal(state: Position, move: Any) -> str:
     """Which action of ``move`` no legal turn continues with, and what would be legal there."""
     wanted = actions_of(move)
     known = [actions_of(turn) for turn in _turns(state)[1]]

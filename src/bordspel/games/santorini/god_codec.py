@@ -12,7 +12,8 @@ import functools
 from typing import Any
 
 from bordspel.games.santorini import generator
-from bordspel.games.santorini.engine import NEIGHBOURS, SantoriniState, Turn
+from bordspel.games.santorini.board import NEIGHBOURS
+from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.gods import GODS
 
 __all__ = ["GOD_NUMBER", "GOD_TURNS", "god_planes", "god_turn_at", "god_turn_rank", "is_step_turn"]

@@ -19,7 +19,17 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from bordspel.core import iter_bits
-from bordspel.games.santorini.engine import CLIMB_LIMIT, NEIGHBOURS, SIZE, STEPS, exact_level, height
+from bordspel.games.santorini.board import (
+    MAX_CLIMB,
+    NEIGHBOURS,
+    SIZE,
+    STEPS,
+    exact_level,
+    free_cells,
+    height,
+    is_winning_move,
+    move_targets,
+)
 from bordspel.games.santorini.turns import Action, Board
 
 __all__ = [
@@ -117,7 +127,7 @@ class Context:
         """Whether the mover's own move from ``source`` to ``target`` wins."""
         if self.extra or any(god.blocks_win(target) for god, _ in self.rivals):
             return False
-        return (before == 2 and after == 3) or self.god.wins_by_move(
+        return is_winning_move(before, after) or self.god.wins_by_move(
             self, board, source, target, before, after
         )
 
@@ -127,7 +137,7 @@ def build_options(
     ctx: Context, board: Board, cells: int, domes: bool = False
 ) -> Iterator[tuple[Action, Board]]:
     """Builds on ``cells`` (minus workers and domes): the next piece, or with ``domes`` a dome."""
-    for cell in iter_bits(cells & ~board.occupied() & ~board.levels[3]):
+    for cell in iter_bits(cells & free_cells(board.levels, board.occupied())):
         level = height(board.levels, cell)
         if board.has_piece(cell) and ctx.may_build(board, cell):
             yield Action("build", -1, cell), board.built(cell)
@@ -135,20 +145,23 @@ def build_options(
             yield Action("dome", -1, cell), board.built(cell, True)
 
 
+def climb(no_up: bool) -> int:
+    """How many levels a worker may step up: none when a power forbids moving up."""
+    return 0 if no_up else MAX_CLIMB
+
+
 def normal_targets(ctx: Context, board: Board, cell: int, no_up: bool) -> int:
-    """Empty neighbours without a dome, at most one level up (none up when ``no_up``)."""
-    level = height(board.levels, cell)
-    blocked = board.levels[min(level, 3)] if no_up else board.levels[CLIMB_LIMIT[level]]
-    return NEIGHBOURS[cell] & ~board.occupied() & ~blocked & ~board.levels[3]
+    """The cells a worker on ``cell`` may step onto (none up when ``no_up``)."""
+    return move_targets(board.levels, board.occupied(), cell, climb(no_up))
 
 
 def rival_steps(ctx: Context, board: Board, worker: int, no_up: bool) -> Iterator[tuple[int, int]]:
     """Neighbouring cells with an opponent worker that the worker could climb onto, and that worker."""
     source = board.workers[worker]
-    for target in iter_bits(NEIGHBOURS[source] & board.occupied()):
+    reachable = move_targets(board.levels, 0, source, climb(no_up))  # as if no worker stood there
+    for target in iter_bits(reachable & board.occupied()):
         other = board.worker_on(target)
-        rise = height(board.levels, target) - height(board.levels, source)
-        if ctx.is_rival_worker(other) and height(board.levels, target) < 4 and rise <= (0 if no_up else 1):
+        if ctx.is_rival_worker(other):
             yield target, other
 
 
@@ -444,7 +457,7 @@ class Minotaur(God):
         source = board.workers[worker]
         for target, other in rival_steps(ctx, board, worker, no_up):
             behind = STEPS[target][direction(source, target)]
-            if behind >= 0 and not (board.occupied() | board.levels[3]) >> behind & 1:
+            if behind >= 0 and free_cells(board.levels, board.occupied()) >> behind & 1:
                 yield target, board.moved(other, behind).moved(worker, target)
 
 
@@ -570,7 +583,7 @@ class Charon(God):
         for neighbour in iter_bits(NEIGHBOURS[cell] & board.occupied()):
             other = board.worker_on(neighbour)
             opposite = STEPS[cell][direction(neighbour, cell)]
-            free = opposite >= 0 and not (board.occupied() | board.levels[3]) >> opposite & 1
+            free = opposite >= 0 and free_cells(board.levels, board.occupied()) >> opposite & 1
             if ctx.is_rival_worker(other) and free:
                 yield line.then(Action("move", neighbour, opposite), board.moved(other, opposite))
 

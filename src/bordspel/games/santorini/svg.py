@@ -8,7 +8,8 @@ teams) or a finite supply, a strip under the board names the teams and counts th
 from __future__ import annotations
 
 from bordspel.core import square_name
-from bordspel.games.santorini.engine import BOX_SUPPLY, SIZE, Placement, SantoriniState, Turn, height
+from bordspel.games.santorini.board import SIZE, height
+from bordspel.games.santorini.engine import BOX_SUPPLY, Placement, SantoriniState, Turn
 from bordspel.picture import (
     INK,
     MARGIN,

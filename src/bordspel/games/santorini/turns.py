@@ -1,4 +1,4 @@
-"""Santorini turns as short sequences of actions, and the board they act on.
+"""Santorini's moves: setup placements, turns as short sequences of actions, and their notation.
 
 A turn is a sequence of :class:`Action` values: ``move`` (a worker from one square to another:
 your own, or an opponent's when a power forces it), ``build`` (the next piece on a square),
@@ -6,25 +6,116 @@ your own, or an opponent's when a power forces it), ``build`` (the next piece on
 What a power does by itself (Apollo's swap, Minotaur's push, Bia's and Medusa's removals) is not
 written: it follows from the position.
 
-A turn of the base shape (one move, then one build or a winning move) is a
-:class:`~bordspel.games.santorini.engine.Turn`; any other is a :class:`GodTurn`. Notation: the actions joined
-by ``+``; a move is two squares (``c3d4``), a build one square (``e4``), a dome build a square
-and ``*`` (``e4*``), a removal ``-`` and a square (``-b2``). ``c3d4+e4`` is the base turn
-``c3d4e4``; text without ``+`` is read as before (two or three squares).
+A turn of the base shape (one move, then one build or a winning move) is a :class:`Turn`; any
+other is a :class:`GodTurn`. Notation: the actions joined by ``+``; a move is two squares
+(``c3d4``), a build one square (``e4``), a dome build a square and ``*`` (``e4*``), a removal
+``-`` and a square (``-b2``). ``c3d4+e4`` is the base turn ``c3d4e4``; text without ``+`` is read
+as before (two or three squares). :class:`Board` is what a turn acts on while it is worked out.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
-from bordspel.core import MAX_MOVE_TEXT, NotationError, check_text
-from bordspel.games.santorini.engine import DOME, Levels, height, raise_tower
+from bordspel.core import MAX_MOVE_TEXT, NotationError, check_text, parse_square, square_name
+from bordspel.games.santorini.board import DOME, SIZE, Levels, height, occupied_mask, raise_tower
 
-__all__ = ["Action", "Board", "GodTurn", "actions_text", "is_base_shape", "parse_actions"]
+__all__ = [
+    "REMOVED",
+    "Action",
+    "Board",
+    "GodTurn",
+    "Placement",
+    "SantoriniMove",
+    "Turn",
+    "actions_of",
+    "actions_text",
+    "is_base_shape",
+    "parse_actions",
+    "turn_of",
+]
 
 Supply = tuple[int, int, int, int]
 REMOVED = -2
 """The cell of a worker taken out of the game (Bia, Medusa); -1 is a worker not yet placed."""
+
+
+def square_text(cell: int) -> str:
+    """The name of ``cell``, like ``c3``."""
+    return square_name(cell // SIZE, cell % SIZE)
+
+
+def cell_named(text: str) -> int:
+    """The cell of a square name, like ``c3``; NotationError off the board."""
+    row, col = parse_square(text, SIZE, SIZE)
+    return row * SIZE + col
+
+
+def squares_in(text: str) -> list[int]:
+    """The cells named in a move's text."""
+    return [cell_named(name) for name in _split_squares(check_text(text, MAX_MOVE_TEXT, "a move"))]
+
+
+def _split_squares(text: str) -> list[str]:
+    """``c3d4e5`` or ``c3-d4-e5`` or ``c3 d4 e5`` as a list of square names."""
+    squares: list[str] = []
+    current = ""
+    for char in text.strip().lower():
+        if char in "-,^ ":
+            continue
+        if char.isalpha() and current[-1:].isdigit():
+            squares.append(current)
+            current = ""
+        current += char
+    if current:
+        squares.append(current)
+    return squares
+
+
+class Placement(NamedTuple):
+    """Setup: the player to move puts its two workers on ``first`` and ``second`` (cells)."""
+
+    first: int
+    second: int
+
+    def to_str(self) -> str:
+        """The two squares, like ``a1b2``."""
+        return square_text(self.first) + square_text(self.second)
+
+    @classmethod
+    def from_str(cls, text: str) -> Placement:
+        """Read ``a1b2`` (also ``a1-b2``), in either order; NotationError if it is no placement."""
+        squares = squares_in(text)
+        if len(squares) != 2:
+            raise NotationError(f"{text!r}: place two workers, like c3d4")
+        return cls(min(squares), max(squares))
+
+
+class Turn(NamedTuple):
+    """Move the worker on ``source`` to ``target``, then build on ``build`` (None: the move won)."""
+
+    source: int
+    target: int
+    build: int | None
+
+    def to_str(self) -> str:
+        """Worker, move and build squares, like ``c3d4e5`` (``c3d4`` for a winning move)."""
+        text = square_text(self.source) + square_text(self.target)
+        return text if self.build is None else text + square_text(self.build)
+
+    @classmethod
+    def from_str(cls, text: str) -> Turn:
+        """Read ``c3d4e5``, ``c3-d4-e5``, ``c3d4`` or as actions ``c3d4+e5``; NotationError if it
+        is no turn of one move (and one build)."""
+        if "+" in check_text(text, MAX_MOVE_TEXT, "a move"):
+            move = turn_of(parse_actions(text))
+            if not isinstance(move, Turn):
+                raise NotationError(f"{text!r} is a god turn: read it with GodTurn.from_str")
+            return move
+        squares = squares_in(text)
+        if len(squares) not in (2, 3):
+            raise NotationError(f"{text!r}: write worker square, move square, build square, like c3d4e4")
+        return cls(squares[0], squares[1], squares[2] if len(squares) == 3 else None)
 
 
 class Action(NamedTuple):
@@ -36,13 +127,11 @@ class Action(NamedTuple):
 
     def to_str(self) -> str:
         """The action in notation: ``c3d4``, ``e4``, ``e4*`` or ``-e4``."""
-        from bordspel.games.santorini.engine import _sq
-
         if self.kind == "move":
-            return _sq(self.source) + _sq(self.target)
+            return square_text(self.source) + square_text(self.target)
         return (
             {"build": "", "dome": "", "remove": "-"}[self.kind]
-            + _sq(self.target)
+            + square_text(self.target)
             + ("*" if self.kind == "dome" else "")
         )
 
@@ -65,6 +154,10 @@ class GodTurn(NamedTuple):
         return cls(actions)
 
 
+SantoriniMove: TypeAlias = "Placement | Turn | GodTurn"
+"""A setup placement, a turn of one move and one build, or any other god turn."""
+
+
 def is_base_shape(actions: tuple[Action, ...]) -> bool:
     """Whether the actions are one move, or one move and one build: a Turn's, not a GodTurn's."""
     return tuple(action.kind for action in actions) in (("move",), ("move", "build"))
@@ -77,13 +170,11 @@ def actions_text(actions: tuple[Action, ...]) -> str:
 
 def parse_actions(text: str) -> tuple[Action, ...]:
     """``c3d4+e4*`` as its actions (the squares checked, the legality not)."""
-    from bordspel.games.santorini.engine import _cell, _split_squares
-
     actions = []
     for token in text.strip().lower().split("+"):
         token = token.strip()
         kind = "remove" if token.startswith("-") else "dome" if token.endswith("*") else ""
-        squares = [_cell(name) for name in _split_squares(token.strip("-*"))]
+        squares = [cell_named(name) for name in _split_squares(token.strip("-*"))]
         if len(squares) == 2 and not kind:
             actions.append(Action("move", squares[0], squares[1]))
         elif len(squares) == 1:
@@ -95,6 +186,22 @@ def parse_actions(text: str) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+def turn_of(actions: tuple[Action, ...]) -> Turn | GodTurn:
+    """A :class:`Turn` for one move (and one build), else a :class:`GodTurn`."""
+    if not is_base_shape(actions):
+        return GodTurn(actions)
+    return Turn(actions[0].source, actions[0].target, actions[1].target if len(actions) == 2 else None)
+
+
+def actions_of(move: Any) -> tuple[Action, ...]:
+    """The actions of a Turn or GodTurn."""
+    if isinstance(move, GodTurn):
+        return move.actions
+    source, target, build = move
+    moved = (Action("move", source, target),)
+    return moved if build is None else moved + (Action("build", -1, build),)
+
+
 class Board(NamedTuple):
     """Towers, worker cells and the supply (None: unlimited) while a turn is worked out."""
 
@@ -104,11 +211,7 @@ class Board(NamedTuple):
 
     def occupied(self) -> int:
         """The cells with a worker on them, as a mask of cells."""
-        mask = 0
-        for cell in self.workers:
-            if cell >= 0:
-                mask |= 1 << cell
-        return mask
+        return occupied_mask(self.workers)
 
     def worker_on(self, cell: int) -> int:
         """The index of the worker on ``cell``, -1 when there is none."""

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bordspel.core import square_name
 from bordspel.games.santorini import generator
-from bordspel.games.santorini.engine import SIZE, Placement, SantoriniState, Turn
-from bordspel.games.santorini.turns import Action, GodTurn
+from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
+from bordspel.games.santorini.turns import Action, GodTurn, square_text
 
 __all__ = ["DOME", "move_parts", "other_orders"]
 
@@ -18,7 +17,7 @@ DOME = "button:dome"
 
 
 def _sq(cell: int) -> str:
-    return f"square:{square_name(cell // SIZE, cell % SIZE)}"
+    return f"square:{square_text(cell)}"
 
 
 def _clicks(action: Action) -> list[str]:
