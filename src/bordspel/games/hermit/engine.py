@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from itertools import permutations
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
 
@@ -319,8 +320,8 @@ class HermitState(State[HermitMove]):
     def symmetric_positions(self) -> Iterator[HermitState]:
         """All 48 images under the 8 board and 6 colour symmetries (with repeats)."""
         for symmetry in range(8):
-            for colours in ("RYB", "RBY", "YRB", "YBR", "BRY", "BYR"):
-                yield self.transformed(symmetry, colours)
+            for colours in permutations(COLOURS):
+                yield self.transformed(symmetry, "".join(colours))
 
 
 def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
