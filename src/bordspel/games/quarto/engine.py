@@ -383,8 +383,12 @@ class QuartoState(State[QuartoMove]):
 
     def _wins_after(self, square: int, code: int) -> bool:
         """Whether piece ``code`` on the empty ``square`` completes a winning line."""
+        filled = self.filled | 1 << square
+        full = [line for line in self.lines if line >> square & 1 and filled & line == line]
+        if not full:  # the common case: no line to test
+            return False
         filled, ones = self._with_piece(square, code)
-        return any(line_wins(line, filled, ones) for line in self.lines if line >> square & 1)
+        return any(line_wins(line, filled, ones) for line in full)
 
     # -- moves -----------------------------------------------------------------------------------
     def legal_moves(self) -> list[QuartoMove]:

@@ -9,6 +9,7 @@ The engine, the solvers and the compiled modules (``bordspel._native.quarto_solv
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 __all__ = [
@@ -46,6 +47,7 @@ SQUARES_2X2: dict[str, int] = {
 """The nine 2x2 squares that also win in the advanced variant."""
 
 
+@functools.cache
 def line_masks(advanced: bool) -> tuple[int, ...]:
     """The masks of the lines that win: the ten lines, then the 2x2 squares when advanced."""
     return (*LINES.values(), *(SQUARES_2X2.values() if advanced else ()))
