@@ -11,8 +11,9 @@ from bordspel.ai import make_player
 from bordspel.ai.search import OutOfTime
 from bordspel.core import new_game
 from bordspel.games.hermit import ai as hermit_ai
-from bordspel.games.hermit.ai import GrundySolver, MirrorPlayer
+from bordspel.games.hermit.ai import MirrorPlayer
 from bordspel.games.hermit.engine import HermitState
+from bordspel.games.hermit.grundy import GrundySolver
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.solve import solve_empty
 from bordspel.games.quarto import ai as quarto_ai

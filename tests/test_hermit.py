@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bordspel import Hermit, Kluizenaar
 from bordspel.core import IllegalMoveError, NotationError
-from bordspel.games.hermit.engine import HermitMove, HermitState, board_symmetries
+from bordspel.games.hermit import rules
+from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares, board_symmetries
 
 SPEC_BOARD = "RRB./..YR/BB.R/.RYY"
 
@@ -139,3 +142,54 @@ def test_symmetries() -> None:
     assert state in images and len(images) == 48
     assert all(image.count_moves() == state.count_moves() for image in images)
     assert all(image.perft(2) == state.perft(2) for image in images)
+
+
+# -- the rules' primitives ------------------------------------------------------------------------
+def squares_of(mask: int, n: int) -> set[tuple[int, int]]:
+    return {(cell // n, cell % n) for cell in range(n * n) if mask >> cell & 1}
+
+
+def test_a_square_touches_its_eight_neighbours_corners_included() -> None:
+    geo = rules.geometry(4)
+    assert squares_of(rules.dilate(1 << 5, geo), 4) == {(r, c) for r in range(3) for c in range(3)}
+    assert squares_of(rules.dilate(1 << 15, geo), 4) == {(2, 2), (2, 3), (3, 2), (3, 3)}  # the corner
+    assert rules.dilate(1 << 3, geo) & 1 << 4 == 0  # the row's end does not wrap to the next row
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_blocks_fit_where_their_squares_are_on_the_board_and_free(n: int) -> None:
+    geo, rng = rules.geometry(n), random.Random(n)
+    for free in [geo.full, *(rng.getrandbits(n * n) for _ in range(30))]:
+        starts = rules.placement_starts(free, geo)
+        for placement, letter in enumerate(rules.PLACEMENTS):
+            for cell in range(n * n):
+                squares = block_squares((cell // n, cell % n), letter)
+                fits = all(0 <= r < n and 0 <= c < n and free >> (r * n + c) & 1 for r, c in squares)
+                assert bool(starts[placement] >> cell & 1) == fits, (free, letter, cell)
+                if fits:
+                    assert squares_of(rules.block_at(cell, placement, geo), n) == squares
+        assert sorted(rules.fitting_blocks(free, geo)) == sorted(
+            (p, rules.block_at(cell, p, geo))
+            for p in range(3)
+            for cell in range(n * n)
+            if starts[p] >> cell & 1
+        )
+
+
+def test_after_block_is_free_squares_after_the_move() -> None:
+    rng = random.Random(7)
+    for _ in range(40):
+        state = HermitState.initial(size=5)
+        for _ in range(rng.randint(0, 6)):
+            if not state.is_over():
+                state = state.apply(state.random_move(rng))
+        if state.is_over():
+            continue
+        geo, move = rules.geometry(5), state.random_move(rng)
+        colour, placement = "RYB".index(move.colour), rules.PLACEMENTS.index(move.placement)
+        block = rules.block_at(move.row * 5 + move.col, placement, geo)
+        before = tuple(rules.free_squares(state.masks, c, geo) for c in range(3))
+        after = state.apply(move)
+        assert rules.after_block((before[0], before[1], before[2]), colour, block, geo) == tuple(
+            rules.free_squares(after.masks, c, geo) for c in range(3)
+        )

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from bordspel._native import load
-from bordspel.games.hermit.ai import GrundySolver, regions
-from bordspel.games.hermit.engine import HermitMove, HermitState, geometry
+from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.grundy import GrundySolver, regions
 from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.rules import dilate, geometry
 from bordspel.games.hermit.solve import first_move_classes, read_results, solve_empty
 from tests.test_ai_solvers import hermit_wins, reachable
 
@@ -115,6 +116,20 @@ def test_canonical_regions_forget_place_symmetry_and_colour_names(n: int) -> Non
             image = HermitState._make(n, (red, yellow, blue), 0)
             forms = {solver.canonical(*img.masks) for img in image.symmetric_positions()}
             assert forms == {solver.canonical(*region)}
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8])
+def test_the_compiled_neighbourhood_is_the_rules_one(n: int) -> None:
+    """Two squares form one region in C exactly when the rules' ``dilate`` says they touch."""
+    solver, geo = core.Solver(n), geometry(n)
+    for a in range(n * n):
+        for b in range(a + 1, n * n):
+            touching = bool(dilate(1 << a, geo) >> b & 1)
+            assert (len(solver.regions(1 << a | 1 << b, 0, 0)) == 1) == touching, (n, a, b)
+
+
+def test_the_compiled_grid_tables_come_from_the_rules() -> None:
+    assert core.GRID is geometry(8)
 
 
 def test_the_search_keeps_to_boards_up_to_8x8() -> None:

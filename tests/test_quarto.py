@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from itertools import product
 from pathlib import Path
 
 import pytest
 
 from bordspel import lees_stukken, maak_rooster, quarto, stuk_eigenschappen
 from bordspel.core import BordspelError, IllegalMoveError, NotationError
+from bordspel.games.quarto import rules
 from bordspel.games.quarto.engine import DEFAULT_PIECES, DUTCH_PIECES, PieceSet, QuartoMove, QuartoState
 
 from .conftest import PIECE_FILE
@@ -175,3 +178,53 @@ def test_pieces_option_accepts_a_file(piece_file: Path) -> None:
     assert QuartoState.initial().pieces == DEFAULT_PIECES
     with pytest.raises(BordspelError):
         QuartoState.initial(variant="x")
+
+
+# -- the rules' primitives ------------------------------------------------------------------------
+def agree(codes: list[int]) -> bool:
+    """The rule stated piece by piece: some characteristic has one value on every piece."""
+    return any(len({code >> j & 1 for code in codes}) == 1 for j in range(4))
+
+
+def squares(mask: int) -> list[tuple[int, int]]:
+    return [(cell // 4, cell % 4) for cell in range(16) if mask >> cell & 1]
+
+
+def test_the_lines_are_the_rows_columns_diagonals_and_2x2_squares() -> None:
+    assert [squares(rules.LINES[f"H{r + 1}"]) for r in range(4)] == [
+        [(r, c) for c in range(4)] for r in range(4)
+    ]
+    assert [squares(rules.LINES[f"V{c + 1}"]) for c in range(4)] == [
+        [(r, c) for r in range(4)] for c in range(4)
+    ]
+    assert squares(rules.LINES["D1"]) == [(i, i) for i in range(4)]
+    assert squares(rules.LINES["D2"]) == [(i, 3 - i) for i in range(4)]
+    assert [squares(m) for m in rules.SQUARES_2X2.values()] == [
+        [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)] for r in range(3) for c in range(3)
+    ]
+    assert rules.line_masks(False) == tuple(rules.LINES.values())
+    assert rules.line_masks(True) == (*rules.LINES.values(), *rules.SQUARES_2X2.values())
+
+
+def test_a_full_line_wins_when_its_pieces_share_a_characteristic() -> None:
+    rng = random.Random(5)
+    for codes in [
+        [0b0101, 0b1010, 0b0110, 0b1001],
+        [0, 1, 2, 3],
+        *([rng.randrange(16) for _ in range(4)] for _ in range(200)),
+    ]:
+        line, filled, characteristics = rules.LINES["H1"], 0b1111, [0, 0, 0, 0]
+        for cell, code in enumerate(codes):
+            for j in range(4):
+                characteristics[j] |= (code >> j & 1) << cell
+        assert rules.line_wins(line, filled, characteristics) == agree(codes), codes
+        ones, zeros = rules.shared_on(line, characteristics)
+        assert rules.SHARES[ones << 4 | zeros] == agree(codes)  # the table the compiled modules use
+        assert not rules.line_wins(line, 0b0111, characteristics)  # not full
+
+
+def test_winners_are_the_pieces_that_complete_a_line_of_three() -> None:
+    for three in product(range(16), repeat=3):
+        ones, zeros = three[0] & three[1] & three[2], ~(three[0] | three[1] | three[2]) & 15
+        winners = rules.WINNERS[ones << 4 | zeros]
+        assert [winners >> piece & 1 == 1 for piece in range(16)] == [agree([*three, p]) for p in range(16)]

@@ -2,12 +2,13 @@
 """Hermit's hot paths in C: the win/loss proof search, region decomposition, Grundy values of
 small regions, and random playouts.
 
-The pure-Python reference is ``bordspel.ai.hermit_proof`` (with ``bordspel.ai.hermit``); this
-module follows it step by step on 64-bit masks. Internally every board, whatever its size n
-(1 to 8), lies on an 8x8 grid: cell (r, c) is bit ``8 * r + c``, so growing a mask, the 8
-symmetries of the grid (byte swaps and bit swaps) and moving a region to the corner are a few
-instructions each, and a region's canonical form does not depend on the board size. Masks
-cross the Python boundary in the engine's layout (bit ``n * r + c``).
+The pure-Python reference is ``bordspel.games.hermit.proof`` (with ``grundy``); this module
+follows it step by step on 64-bit masks. Internally every board, whatever its size n (1 to 8),
+lies on an 8x8 grid: cell (r, c) is bit ``8 * r + c``, so growing a mask, the 8 symmetries of
+the grid (byte swaps and bit swaps) and moving a region to the corner are a few instructions
+each, and a region's canonical form does not depend on the board size. Masks cross the Python
+boundary in the engine's layout (bit ``n * r + c``). The grid's tables (columns, the blocks'
+shapes, the letters) are read from the rules, ``bordspel.games.hermit.rules``, on import.
 
 A canonical region (its three acceptance masks moved to the corner, the colour masks sorted,
 the least of its 8 images) is hashed to 128 bits; a position (its large regions and the Nim
@@ -24,6 +25,7 @@ from libc.string cimport memcpy
 import time
 
 from bordspel.ai.search import OutOfTime
+from bordspel.games.hermit.rules import COLOURS, PLACEMENTS, geometry
 
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
@@ -36,14 +38,25 @@ cdef enum:
     SEEN_WORDS = 5  # 64-bit words for the values reached from a small region (all below 256)
     CANON_BITS = 16  # the cache of canonical hashes holds 2**CANON_BITS regions (3 MB)
 
-cdef uint64_t NOT_FIRST_COL = 0xfefefefefefefefeULL
-cdef uint64_t NOT_LAST_COL = 0x7f7f7f7f7f7f7f7fULL
+GRID = geometry(8)
+"""The rules' masks of the 8x8 grid that every board lies on."""
+cdef uint64_t NOT_FIRST_COL = GRID.not_first_col
+cdef uint64_t NOT_LAST_COL = GRID.not_last_col
+cdef uint64_t STEPS[3]
+"""For each placement (U, H, V): the bit distance from a block's top-left square to its second."""
+cdef uint64_t FITS[3]
+"""For each placement: the top-left squares from which the block stays on the grid."""
+for _shape in range(3):
+    STEPS[_shape] = GRID.steps[_shape]
+    FITS[_shape] = GRID.fits[_shape]
 
 
 # -- masks on the 8x8 grid ------------------------------------------------------------------------
-cdef inline uint64_t dilate(uint64_t mask, uint64_t full) noexcept nogil:
+cdef inline uint64_t dilate(uint64_t mask, uint64_t within) noexcept nogil:
+    """``mask`` grown by one square in all eight directions, clipped to ``within``: the rules'
+    ``dilate`` on the grid."""
     cdef uint64_t row = mask | ((mask << 1) & NOT_FIRST_COL) | ((mask >> 1) & NOT_LAST_COL)
-    return (row | (row << 8) | (row >> 8)) & full
+    return (row | (row << 8) | (row >> 8)) & within
 
 
 cdef inline uint64_t mirror(uint64_t x) noexcept nogil:
@@ -138,22 +151,22 @@ cdef void after_block(const uint64_t* accepts, int colour, uint64_t block, uint6
     out[colour] &= ~dilate(block, full)
 
 
-cdef inline uint64_t block_starts(uint64_t free_mask, uint64_t extra) noexcept nogil:
-    """Top-left squares of the blocks that fit in ``free_mask``: upright (``extra`` 0), across
-    (1) or down (8)."""
-    if extra == 0:
-        return free_mask
-    if extra == 1:
-        return free_mask & (free_mask >> 1) & NOT_LAST_COL
-    return free_mask & (free_mask >> 8)
+cdef inline uint64_t block_starts(uint64_t free_mask, int shape) noexcept nogil:
+    """Top-left squares of the blocks of placement ``shape`` (0-2: U, H, V) that fit in
+    ``free_mask``."""
+    return free_mask & (free_mask >> STEPS[shape]) & FITS[shape]
+
+
+cdef inline uint64_t block_from(uint64_t start, int shape) noexcept nogil:
+    """The squares of the block of placement ``shape`` whose top-left square is ``start``."""
+    return start | (start << STEPS[shape])
 
 
 cdef inline uint64_t next_region(uint64_t live) noexcept nogil:
     """The region (connected through any neighbour) of the lowest live square."""
-    cdef uint64_t region = live & (~live + 1), grown, row
+    cdef uint64_t region = live & (~live + 1), grown
     while True:
-        row = region | ((region << 1) & NOT_FIRST_COL) | ((region >> 1) & NOT_LAST_COL)
-        grown = (row | (row << 8) | (row >> 8)) & live
+        grown = dilate(region, live)
         if grown == region:
             return region
         region = grown
@@ -586,8 +599,8 @@ cdef class Solver:
 
     cdef int _children(self, Position* pos, Position* out) except -1:
         """The positions after every move: in a large region, or down the heap."""
-        cdef int i, j, colour, count = 0, heap
-        cdef uint64_t starts, low, block, extra
+        cdef int i, j, colour, shape, count = 0, heap
+        cdef uint64_t starts, low, block
         cdef uint64_t after[3]
         cdef uint64_t free_mask
         cdef Region* region
@@ -596,12 +609,12 @@ cdef class Solver:
             region = &pos.r[i]
             for colour in range(3):
                 free_mask = region.m[colour]
-                for extra in (0, 1, 8):
-                    starts = block_starts(free_mask, extra)
+                for shape in range(3):
+                    starts = block_starts(free_mask, shape)
                     while starts:
                         low = starts & (~starts + 1)
                         starts ^= low
-                        block = low | (low << extra)
+                        block = block_from(low, shape)
                         child = &out[count]
                         count += 1
                         child.count = 0
@@ -717,10 +730,10 @@ cdef class Solver:
         return value
 
     cdef int _region_value(self, const uint64_t* region) except -1:
-        cdef uint64_t h1, h2, starts, low, extra, free_mask
+        cdef uint64_t h1, h2, starts, low, free_mask
         cdef uint64_t after[3]
         cdef uint64_t seen[SEEN_WORDS]
-        cdef int value, colour, i
+        cdef int value, colour, shape, i
         cdef CanonEntry* entry = self._entry(region)
         if entry.value >= 0:
             return entry.value
@@ -733,12 +746,12 @@ cdef class Solver:
             seen[i] = 0
         for colour in range(3):
             free_mask = region[colour]
-            for extra in (0, 1, 8):
-                starts = block_starts(free_mask, extra)
+            for shape in range(3):
+                starts = block_starts(free_mask, shape)
                 while starts:
                     low = starts & (~starts + 1)
                     starts ^= low
-                    after_block(region, colour, low | (low << extra), self.full, after)
+                    after_block(region, colour, block_from(low, shape), self.full, after)
                     value = self._value(after)
                     seen[value >> 6] |= <uint64_t>1 << (value & 63)
         value = 0
@@ -773,16 +786,15 @@ cdef int play_random(int n, uint64_t* masks, uint64_t* seed, list record) except
     cdef uint64_t full = full_grid(n), empty, free_mask
     cdef uint64_t starts[9]
     cdef int counts[9]
-    cdef int total, i, pick, plies = 0, cell
+    cdef int total, i, shape, pick, plies = 0, cell
     cdef uint64_t low
     while True:
         empty = full & ~(masks[0] | masks[1] | masks[2])
         total = 0
         for i in range(3):
             free_mask = empty & ~dilate(masks[i], full)
-            starts[3 * i] = free_mask
-            starts[3 * i + 1] = block_starts(free_mask, 1)
-            starts[3 * i + 2] = block_starts(free_mask, 8)
+            for shape in range(3):
+                starts[3 * i + shape] = block_starts(free_mask, shape)
         for i in range(9):
             counts[i] = popcount(starts[i])
             total += counts[i]
@@ -794,15 +806,10 @@ cdef int play_random(int n, uint64_t* masks, uint64_t* seed, list record) except
             pick -= counts[i]
             i += 1
         low = nth_bit(starts[i], pick)
-        if i % 3 == 1:
-            masks[i // 3] |= low | (low << 1)
-        elif i % 3 == 2:
-            masks[i // 3] |= low | (low << 8)
-        else:
-            masks[i // 3] |= low
+        masks[i // 3] |= block_from(low, i % 3)
         if record is not None:
             cell = ctz(low)
-            record.append(("RYB"[i // 3], cell >> 3, cell & 7, "UHV"[i % 3]))
+            record.append((COLOURS[i // 3], cell >> 3, cell & 7, PLACEMENTS[i % 3]))
         plies += 1
 
 

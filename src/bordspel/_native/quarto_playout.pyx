@@ -7,10 +7,13 @@ squares whose piece has its second value, the piece in hand (-1 on the first tur
 seat to move. Every move is drawn uniformly from the legal moves, as ``random_move`` draws
 them: a square where the piece in hand wins (or the last piece fills the board) is one move,
 any other square one move per piece that can be handed over. A result is the winning seat,
-or 2 for a draw.
+or 2 for a draw. The lines and the winning rule are read from ``bordspel.games.quarto.rules``
+on import.
 """
 
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
+
+from bordspel.games.quarto.rules import SHARES, line_masks
 
 cdef extern from * nogil:
     int ctz "__builtin_ctz" (unsigned int)
@@ -21,27 +24,24 @@ cdef enum:
     MAX_LINES = 19
 
 cdef uint32_t LINES[MAX_LINES]
-"""The ten lines of four, then the nine 2x2 squares of the advanced variant."""
+"""The rules' lines of the advanced variant: the ten lines of four, then the 2x2 squares."""
+cdef int PLAIN_LINES = len(line_masks(False))
+cdef int ADVANCED_LINES = len(line_masks(True))
+cdef uint8_t SHARE[256]
+"""The rules' ``SHARES``: ``ones << 4 | zeros`` -> whether a full line of such pieces wins."""
 
 
-cdef void fill_lines() noexcept:
-    cdef int r, c, n = 0
-    for r in range(4):
-        LINES[n] = 0xF << (4 * r)
-        n += 1
-    for c in range(4):
-        LINES[n] = 0x1111 << c
-        n += 1
-    LINES[n] = 0x8421
-    LINES[n + 1] = 0x1248
-    n += 2
-    for r in range(3):
-        for c in range(3):
-            LINES[n] = 0x33 << (4 * r + c)
-            n += 1
+cdef void fill_tables() except *:
+    cdef int i
+    if ADVANCED_LINES > MAX_LINES:
+        raise ValueError(f"the compiled playouts take at most {MAX_LINES} lines")
+    for i, mask in enumerate(line_masks(True)):
+        LINES[i] = mask
+    for i in range(256):
+        SHARE[i] = SHARES[i]
 
 
-fill_lines()
+fill_tables()
 
 
 cdef struct Game:
@@ -84,14 +84,19 @@ cdef inline int nth_bit(uint32_t mask, uint32_t n) noexcept nogil:
 cdef bint wins_after(Game* g, int square) noexcept nogil:
     """Whether the piece in hand on the empty ``square`` completes a line."""
     cdef uint32_t bit = 1 << square, filled = g.filled | bit, line, covered
-    cdef int i, j
+    cdef int i, j, ones, zeros
     for i in range(g.lines):
         line = LINES[i]
         if line & bit and filled & line == line:
+            ones = zeros = 0
             for j in range(4):
                 covered = (g.ones[j] | bit if g.hand >> j & 1 else g.ones[j]) & line
-                if covered == 0 or covered == line:
-                    return True
+                if covered == line:
+                    ones |= 1 << j
+                elif covered == 0:
+                    zeros |= 1 << j
+            if SHARE[ones << 4 | zeros]:
+                return True
     return False
 
 
@@ -160,7 +165,7 @@ cdef Game load(int filled, ones, int hand, int turn, bint advanced) except *:
     if len(ones) != 4 or filled & ~FULL or not -1 <= hand < 16 or turn not in (0, 1):
         raise ValueError("a Quarto position is filled, four characteristic masks, hand, turn")
     g.filled, g.hand, g.turn = filled, hand, turn
-    g.lines = MAX_LINES if advanced else 10
+    g.lines = ADVANCED_LINES if advanced else PLAIN_LINES
     g.available = FULL
     for j in range(4):
         g.ones[j] = ones[j]

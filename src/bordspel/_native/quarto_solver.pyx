@@ -11,6 +11,9 @@ in one of up to ``2**max_table_bits`` entries, the raw keys (the many small subt
 at most ``2**NEAR_BITS``, small enough to stay in the processor's cache, so the deep positions
 neither evict the shallow ones nor wait for memory.
 
+The lines come from the caller (``rules.line_masks``); the tables of the winning rule
+(``WINNERS``, ``SHARES``) are read from ``bordspel.games.quarto.rules`` on import.
+
 The search runs without the GIL. Every ``POLL`` nodes it reads the clock: past the deadline
 it stops (``solve_*`` raise ``TimeoutError``, which the Python side turns into ``OutOfTime``),
 and about every ``report_seconds`` it takes the GIL to call ``progress(nodes, seconds)`` and
@@ -20,6 +23,8 @@ let signals (Ctrl-C) through.
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from bordspel.games.quarto.rules import SHARES, WINNERS
 
 cdef extern from * nogil:
     """
@@ -57,20 +62,21 @@ cdef enum:
     OUT_OF_TIME = 1
     INTERRUPTED = 2
 
-cdef uint16_t WINNERS[256]
-"""For a line of three: ``shared_ones << 4 | shared_zeros`` -> the pieces that complete it."""
+cdef uint16_t COMPLETING[256]
+"""The rules' ``WINNERS``: for a line of three, ``shared_ones << 4 | shared_zeros`` -> the
+pieces that complete it."""
+cdef uint8_t SHARE[256]
+"""The rules' ``SHARES``: ``ones << 4 | zeros`` -> whether a full line of such pieces wins."""
 
 
-cdef void fill_winners() noexcept:
-    cdef int index, piece
+cdef void fill_tables() except *:
+    cdef int index
     for index in range(256):
-        WINNERS[index] = 0
-        for piece in range(16):
-            if piece & (index >> 4) or ~piece & index & 15:
-                WINNERS[index] |= 1 << piece
+        COMPLETING[index] = WINNERS[index]
+        SHARE[index] = SHARES[index]
 
 
-fill_winners()
+fill_tables()
 
 
 cdef struct Entry:
@@ -152,7 +158,7 @@ cdef void clear(Search* s) noexcept nogil:
 
 cdef inline void update_threat(Search* s, int line) noexcept nogil:
     if s.count[line] == 3:
-        s.threat[line] = WINNERS[s.ones[line] << 4 | s.zeros[line]]
+        s.threat[line] = COMPLETING[s.ones[line] << 4 | s.zeros[line]]
     else:
         s.threat[line] = 0
 
@@ -198,7 +204,7 @@ cdef bint completes(Search* s, int cell) noexcept nogil:
     cdef int i, line
     for i in range(s.cell_count[cell]):
         line = s.cell_lines[cell][i]
-        if s.count[line] == 4 and (s.ones[line] or s.zeros[line]):
+        if s.count[line] == 4 and SHARE[s.ones[line] << 4 | s.zeros[line]]:
             return True
     return False
 
@@ -398,7 +404,7 @@ cdef int placements(Search* s, int piece, uint32_t available, int* cells, uint32
         for i in range(s.cell_count[cell]):
             line = s.cell_lines[cell][i]
             if s.count[line] == 2:
-                new |= WINNERS[(s.ones[line] & piece) << 4 | (s.zeros[line] & ~piece & 15)]
+                new |= COMPLETING[(s.ones[line] & piece) << 4 | (s.zeros[line] & ~piece & 15)]
             elif s.count[line] == 3:
                 closes = True
         after = now_threats

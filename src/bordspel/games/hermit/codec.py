@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from bordspel.core import State
-from bordspel.games.hermit.engine import COLOURS, PLACEMENTS, HermitMove, HermitState
+from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.rules import COLOURS, PLACEMENTS
 from bordspel.rl.codecs import Codec, Planes, mask_planes
 
 __all__ = ["CODEC", "HermitCodec"]

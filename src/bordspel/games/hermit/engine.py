@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from itertools import permutations
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
 
@@ -25,14 +26,24 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.games.hermit.rules import (
+    COLOURS,
+    PLACEMENTS,
+    SHAPES,
+    Geometry,
+    block_at,
+    dilate,
+    fitting_blocks,
+    free_squares,
+    geometry,
+    placement_starts,
+)
 from bordspel.jupyter import PicturedState
 
-__all__ = ["COLOURS", "MAX_SIZE", "PLACEMENTS", "HermitMove", "HermitState", "block_squares"]
+__all__ = ["MAX_SIZE", "HermitMove", "HermitState", "block_squares"]
 
 MAX_SIZE = 64
 """The largest board (64 x 64 squares); the engine refuses larger ones."""
-COLOURS = "RYB"
-PLACEMENTS = "UHV"
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue"}
 _SET = object.__setattr__
 
@@ -41,14 +52,11 @@ def block_squares(square: tuple[int, int], placement: str) -> set[tuple[int, int
     """The squares a block covers with its top-left corner on ``square`` (board size ignored)."""
     if not _is_square(square):
         raise BordspelError(f"a square is a (row, column) pair of whole numbers, not {square!r}")
+    if not _one_of(placement, PLACEMENTS):
+        raise BordspelError(f"unknown placement {placement!r}: use U (upright), H or V")
     row, col = square
-    if placement == "U":
-        return {(row, col)}
-    if placement == "H":
-        return {(row, col), (row, col + 1)}
-    if placement == "V":
-        return {(row, col), (row + 1, col)}
-    raise BordspelError(f"unknown placement {placement!r}: use U (upright), H or V")
+    down, right = SHAPES[PLACEMENTS.index(placement)]
+    return {(row, col), (row + down, col + right)}
 
 
 def _one_of(value: object, letters: str) -> bool:
@@ -60,35 +68,6 @@ def _is_square(square: object) -> TypeGuard[tuple[int, int] | list[int]]:
     if not (isinstance(square, (tuple, list)) and len(square) == 2):
         return False
     return all(isinstance(v, int) and not isinstance(v, bool) for v in square)
-
-
-class Geometry(NamedTuple):
-    """Masks of an n x n board, computed once per size."""
-
-    n: int
-    full: int
-    not_first_col: int
-    not_last_col: int
-
-
-@functools.cache
-def geometry(n: int) -> Geometry:
-    full = (1 << n * n) - 1
-    first_col = sum(1 << (r * n) for r in range(n))
-    last_col = first_col << (n - 1)
-    return Geometry(n, full, full & ~first_col, full & ~last_col)
-
-
-def dilate(mask: int, geo: Geometry) -> int:
-    """``mask`` grown by one square in all eight directions, clipped to the board."""
-    n = geo.n
-    row = mask | ((mask << 1) & geo.not_first_col) | ((mask >> 1) & geo.not_last_col)
-    return (row | (row << n) | (row >> n)) & geo.full
-
-
-def placement_starts(free: int, geo: Geometry) -> tuple[int, int, int]:
-    """Top-left squares of upright, horizontal and vertical blocks that fit in ``free``."""
-    return free, free & (free >> 1) & geo.not_last_col, free & (free >> geo.n)
 
 
 class HermitMove(NamedTuple):
@@ -181,10 +160,7 @@ class HermitState(PicturedState[HermitMove]):
 
     def free_mask(self, colour_index: int) -> int:
         """Empty squares that touch no block of this colour, not even diagonally."""
-        geo = geometry(self.n)
-        red, yellow, blue = self.masks
-        empty = geo.full & ~(red | yellow | blue)
-        return empty & ~dilate(self.masks[colour_index], geo)
+        return free_squares(self.masks, colour_index, geometry(self.n))
 
     def legal_moves(self) -> list[HermitMove]:
         n = self.n
@@ -206,10 +182,7 @@ class HermitState(PicturedState[HermitMove]):
         return total
 
     def _block_mask(self, move: HermitMove) -> int:
-        cell = move.row * self.n + move.col
-        if move.placement == "U":
-            return 1 << cell
-        return (1 << cell) | (1 << (cell + (1 if move.placement == "H" else self.n)))
+        return block_at(move.row * self.n + move.col, PLACEMENTS.index(move.placement), geometry(self.n))
 
     def is_legal(self, move: Any) -> bool:
         try:
@@ -347,8 +320,8 @@ class HermitState(PicturedState[HermitMove]):
     def symmetric_positions(self) -> Iterator[HermitState]:
         """All 48 images under the 8 board and 6 colour symmetries (with repeats)."""
         for symmetry in range(8):
-            for colours in ("RYB", "RBY", "YRB", "YBR", "BRY", "BYR"):
-                yield self.transformed(symmetry, colours)
+            for colours in permutations(COLOURS):
+                yield self.transformed(symmetry, "".join(colours))
 
 
 def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
@@ -360,26 +333,19 @@ def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
     while rest:
         low = rest & -rest
         cell = low.bit_length() - 1
-        placement = "U"
-        if (low << 1) & rest & geo.not_first_col:
-            low, placement = low | low << 1, "H"
-        elif (low << n) & rest:
-            low, placement = low | low << n, "V"
+        placement = next((p for p in (1, 2) if low & geo.fits[p] and (low << geo.steps[p]) & rest), 0)
+        low = block_at(cell, placement, geo)
         if dilate(low, geo) & (mask & ~low):
             near = square_name(cell // n, cell % n)
             raise NotationError(f"blocks of one colour touch near {near}")
         rest &= ~low
-        yield cell, placement
+        yield cell, PLACEMENTS[placement]
 
 
 def _perft(red: int, yellow: int, blue: int, depth: int, geo: Geometry) -> int:
     """Perft on raw masks; the last ply is counted in bulk from the free masks."""
-    empty = geo.full & ~(red | yellow | blue)
-    frees = (
-        empty & ~dilate(red, geo),
-        empty & ~dilate(yellow, geo),
-        empty & ~dilate(blue, geo),
-    )
+    masks = (red, yellow, blue)
+    frees = free_squares(masks, 0, geo), free_squares(masks, 1, geo), free_squares(masks, 2, geo)
     if depth == 1:
         total = 0
         for free in frees:
@@ -387,20 +353,14 @@ def _perft(red: int, yellow: int, blue: int, depth: int, geo: Geometry) -> int:
             total += upright.bit_count() + across.bit_count() + down.bit_count()
         return total
     total = 0
-    n = geo.n
     for index, free in enumerate(frees):
-        upright, across, down = placement_starts(free, geo)
-        for mask, extra in ((upright, 0), (across, 1), (down, n)):
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                block = low | (low << extra)
-                if index == 0:
-                    total += _perft(red | block, yellow, blue, depth - 1, geo)
-                elif index == 1:
-                    total += _perft(red, yellow | block, blue, depth - 1, geo)
-                else:
-                    total += _perft(red, yellow, blue | block, depth - 1, geo)
+        for _, block in fitting_blocks(free, geo):
+            if index == 0:
+                total += _perft(red | block, yellow, blue, depth - 1, geo)
+            elif index == 1:
+                total += _perft(red, yellow | block, blue, depth - 1, geo)
+            else:
+                total += _perft(red, yellow, blue | block, depth - 1, geo)
     return total
 
 

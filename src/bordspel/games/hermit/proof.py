@@ -23,8 +23,9 @@ from typing import Any
 from bordspel._native import load
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.games.hermit.ai import GrundySolver, Region, after_block, blocks, regions
 from bordspel.games.hermit.engine import HermitState, board_symmetries, permute
+from bordspel.games.hermit.grundy import GrundySolver, Region, blocks, regions
+from bordspel.games.hermit.rules import after_block
 
 __all__ = ["Position", "ProofSolver"]
 
@@ -169,7 +170,7 @@ class ProofSolver:
     def _region_moves(self, large: Large) -> Iterator[tuple[dict[Key, Region], Region]]:
         for index, (_, region) in enumerate(large):
             rest = dict(large[:index] + large[index + 1 :])
-            for colour, _, _, block in blocks(region, self.geo):
+            for colour, block in blocks(region, self.geo):
                 yield rest, after_block(region, colour, block, self.geo)
 
     def _known(self, position: Position) -> bool | None:

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bordspel.games.hermit.ai import GrundySolver
 from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.grundy import GrundySolver
 from bordspel.games.hermit.proof import ProofSolver
 
 __all__ = ["FirstMove", "Settled", "SolveReport", "first_move_classes", "settle", "solve_empty", "table_bits"]

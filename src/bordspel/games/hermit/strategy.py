@@ -18,7 +18,8 @@ from typing import Any
 from bordspel._native import load
 from bordspel.ai.search import Evaluation, OutOfTime
 from bordspel.core import State
-from bordspel.games.hermit.engine import HermitState, board_symmetries, dilate, geometry, placement_starts
+from bordspel.games.hermit.engine import HermitState, board_symmetries
+from bordspel.games.hermit.rules import dilate, fitting_blocks, geometry, placement_starts
 
 __all__ = ["RegionEvaluation", "mirror_loses"]
 
@@ -63,16 +64,13 @@ def involutions(n: int) -> tuple[Involution, ...]:
 def _involution(n: int, perm: tuple[int, ...]) -> Involution:
     geo = geometry(n)
     touching, overlapping = [0, 0, 0], [0, 0, 0]
-    for shape, starts in enumerate(placement_starts(geo.full, geo)):
-        for cell in range(n * n):
-            if not starts >> cell & 1:
-                continue
-            block = 1 << cell | (0, 1 << cell + 1, 1 << cell + n)[shape]
-            image = sum(1 << perm[c] for c in range(n * n) if block >> c & 1)
-            if image & dilate(block, geo):
-                touching[shape] |= 1 << cell
-            if image & block:
-                overlapping[shape] |= 1 << cell
+    for shape, block in fitting_blocks(geo.full, geo):
+        start = block & -block
+        image = sum(1 << perm[c] for c in range(n * n) if block >> c & 1)
+        if image & dilate(block, geo):
+            touching[shape] |= start
+        if image & block:
+            overlapping[shape] |= start
     return Involution(itemgetter(*perm), n * n, _triple(touching), _triple(overlapping))
 
 

@@ -37,7 +37,8 @@ from bordspel.ai.players import Endgame, Proven, SolverEndgame
 from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
-from bordspel.games.quarto.engine import LINES, SQUARES_2X2, QuartoMove, QuartoState
+from bordspel.games.quarto.engine import QuartoMove, QuartoState
+from bordspel.games.quarto.rules import WINNERS, line_masks, shares
 
 __all__ = [
     "CompiledQuartoSolver",
@@ -62,7 +63,7 @@ def _cells(mask: int) -> tuple[int, ...]:
 @cache
 def board_symmetries(advanced: bool = False) -> tuple[tuple[int, ...], ...]:
     """Square permutations (``perm[new] = old``) that keep the winning lines (and 2x2 squares)."""
-    lines = set(LINES.values()) | (set(SQUARES_2X2.values()) if advanced else set())
+    lines = set(line_masks(advanced))
     found = []
     for rows, cols in product(permutations(range(4)), repeat=2):
         for transpose in (False, True):
@@ -93,23 +94,6 @@ def canonical_key(
             best = candidate
     assert best is not None
     return (hand >= 0, *best)
-
-
-def line_masks(advanced: bool) -> list[int]:
-    """The winning lines' square masks (with the 2x2 squares in the advanced variant)."""
-    return [*LINES.values(), *(SQUARES_2X2.values() if advanced else ())]
-
-
-def _winning_pieces() -> list[int]:
-    """For a line with three pieces: index ``shared_ones << 4 | shared_zeros`` -> mask of winners."""
-    table = []
-    for index in range(256):
-        ones, zeros = index >> 4, index & 15
-        table.append(sum(1 << p for p in range(16) if p & ones or ~p & zeros))
-    return table
-
-
-WINNERS = _winning_pieces()
 
 
 @dataclass
@@ -203,7 +187,7 @@ class PureQuartoSolver:
                     ones &= code
                     zeros &= ~code
             else:
-                if ones or zeros:
+                if shares(ones, zeros):
                     return True
         return False
 

@@ -9,7 +9,7 @@ a line wins when it is filled and one of those masks covers it or misses it enti
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -29,6 +29,7 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
+from bordspel.games.quarto.rules import LINES, SQUARES_2X2, line_masks, line_wins
 from bordspel.jupyter import PicturedState
 
 __all__ = [
@@ -52,26 +53,6 @@ MAX_PIECE_FILE = 65_536
 """The longest piece file read, in characters (the spec's file has 270)."""
 MAX_NAME = 64
 """The longest name of a characteristic or value."""
-
-
-def _line(cells: Iterable[int]) -> int:
-    return sum(1 << c for c in cells)
-
-
-LINES: dict[str, int] = {
-    **{f"H{r + 1}": _line(4 * r + c for c in range(4)) for r in range(4)},
-    **{f"V{c + 1}": _line(4 * r + c for r in range(4)) for c in range(4)},
-    "D1": _line(5 * i for i in range(4)),
-    "D2": _line(3 * i + 3 for i in range(4)),
-}
-"""The ten lines of four, by the spec's names: rows H1-H4, columns V1-V4, diagonals D1, D2."""
-
-SQUARES_2X2: dict[str, int] = {
-    f"S{3 * r + c + 1}": _line((4 * r + c, 4 * r + c + 1, 4 * r + c + 4, 4 * r + c + 5))
-    for r in range(3)
-    for c in range(3)
-}
-"""The nine 2x2 squares that also win in the advanced variant."""
 
 
 # -- piece files (the spec's lees_stukken format) ------------------------------------------------
@@ -383,9 +364,7 @@ class QuartoState(PicturedState[QuartoMove]):
     @property
     def lines(self) -> tuple[int, ...]:
         """The bit masks of the lines that can win (with the 2x2 squares when advanced)."""
-        if self.advanced:
-            return (*LINES.values(), *SQUARES_2X2.values())
-        return tuple(LINES.values())
+        return line_masks(self.advanced)
 
     def piece_at(self, square: int) -> int | None:
         """The code of the piece on ``square`` (0-15), or None."""
@@ -401,23 +380,16 @@ class QuartoState(PicturedState[QuartoMove]):
     def winning_lines(self) -> list[tuple[str, int]]:
         """(line name, line mask) for every winning line on the board."""
         named = {**LINES, **(SQUARES_2X2 if self.advanced else {})}
-        return [(name, mask) for name, mask in named.items() if self._wins(mask)]
-
-    def _wins(self, line: int) -> bool:
-        if self.filled & line != line:
-            return False
-        return any(mask & line in (0, line) for mask in self.ones)
+        return [(name, mask) for name, mask in named.items() if line_wins(mask, self.filled, self.ones)]
 
     def _wins_after(self, square: int, code: int) -> bool:
-        bit = 1 << square
-        filled = self.filled | bit
-        for line in self.lines:
-            if line & bit and filled & line == line:
-                for j, mask in enumerate(self.ones):
-                    covered = (mask | bit) & line if code >> j & 1 else mask & line
-                    if covered in (0, line):
-                        return True
-        return False
+        """Whether piece ``code`` on the empty ``square`` completes a winning line."""
+        filled = self.filled | 1 << square
+        full = [line for line in self.lines if line >> square & 1 and filled & line == line]
+        if not full:  # the common case: no line to test
+            return False
+        filled, ones = self._with_piece(square, code)
+        return any(line_wins(line, filled, ones) for line in full)
 
     # -- moves -----------------------------------------------------------------------------------
     def legal_moves(self) -> list[QuartoMove]:
