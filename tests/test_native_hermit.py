@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bordspel._native import load
-from bordspel.games.hermit.ai import GrundySolver, regions
+from bordspel.games.hermit.ai import regions
 from bordspel.games.hermit.engine import HermitMove, HermitState, geometry
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.solve import first_move_classes, read_results, solve_empty
-from tests.test_ai_solvers import hermit_wins, reachable
+from tests.test_ai_solvers import hermit_wins, reachable, shared_grundy
 
 core = load("hermit_core")
 if core is None:
@@ -58,7 +58,7 @@ def test_region_decompositions_agree(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_grundy_values_agree(n: int) -> None:
-    solver, pure = core.Solver(n), GrundySolver(n)
+    solver, pure = core.Solver(n), shared_grundy(n)
     for state in random_positions(n, 60, n, n * n // 2):
         assert solver.region_value(*accepts(state)) == pure.value(state), state.to_str()
 
