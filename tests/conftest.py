@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,21 @@ PIECE_FILE = (Path(__file__).parent / "data" / "stukken.txt").read_text(encoding
 def sizes(quick: int, deep: int) -> list[pytest.ParameterSet]:
     """A randomised test's two sizes: ``quick`` in the default run, ``deep`` marked slow (CI)."""
     return [pytest.param(quick, id="quick"), pytest.param(deep, id="deep", marks=pytest.mark.slow)]
+
+
+@pytest.fixture(autouse=True)
+def alone_if_clocked(request: pytest.FixtureRequest, worker_id: str) -> Iterator[None]:
+    """Under pytest-xdist, a test marked ``clock`` runs while no other worker runs a test: its
+    time budgets are measured on the wall clock, which another worker's test would slow down."""
+    if worker_id == "master":
+        yield
+        return
+    shared = request.getfixturevalue("tmp_path_factory").getbasetemp().parent
+    with open(shared / "clock.gate", "a") as gate, open(shared / "clock.room", "a") as room:
+        fcntl.flock(gate, fcntl.LOCK_EX)  # a clocked test waiting holds the gate: no one else enters
+        fcntl.flock(room, fcntl.LOCK_EX if request.node.get_closest_marker("clock") else fcntl.LOCK_SH)
+        fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
 
 
 @pytest.fixture
