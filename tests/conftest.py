@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,17 +20,17 @@ def sizes(quick: int, deep: int) -> list[pytest.ParameterSet]:
     return [pytest.param(quick, id="quick"), pytest.param(deep, id="deep", marks=pytest.mark.slow)]
 
 
-@pytest.fixture(autouse=True)
-def alone_if_clocked(request: pytest.FixtureRequest, worker_id: str) -> Iterator[None]:
-    """Under pytest-xdist, a test marked ``clock`` runs while no other worker runs a test: its
-    time budgets are measured on the wall clock, which another worker's test would slow down."""
-    if worker_id == "master":
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Under pytest-xdist, a test marked ``clock`` (with its fixtures' setup and teardown) runs
+    while no other worker runs one: it measures time budgets on the wall clock."""
+    if "PYTEST_XDIST_WORKER" not in os.environ or item.config.cache is None:
         yield
         return
-    shared = request.getfixturevalue("tmp_path_factory").getbasetemp().parent
-    with open(shared / "clock.gate", "a") as gate, open(shared / "clock.room", "a") as room:
+    shared = item.config.cache.mkdir("clock")
+    with open(shared / "gate", "a") as gate, open(shared / "room", "a") as room:
         fcntl.flock(gate, fcntl.LOCK_EX)  # a clocked test waiting holds the gate: no one else enters
-        fcntl.flock(room, fcntl.LOCK_EX if request.node.get_closest_marker("clock") else fcntl.LOCK_SH)
+        fcntl.flock(room, fcntl.LOCK_EX if item.get_closest_marker("clock") else fcntl.LOCK_SH)
         fcntl.flock(gate, fcntl.LOCK_UN)
         yield
 
