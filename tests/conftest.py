@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,21 +15,6 @@ PIECE_FILE = (Path(__file__).parent / "data" / "stukken.txt").read_text(encoding
 def sizes(quick: int, deep: int) -> list[pytest.ParameterSet]:
     """A randomised test's two sizes: ``quick`` in the default run, ``deep`` marked slow (CI)."""
     return [pytest.param(quick, id="quick"), pytest.param(deep, id="deep", marks=pytest.mark.slow)]
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    """Under pytest-xdist, a test marked ``clock`` (with its fixtures' setup and teardown) runs
-    while no other worker runs one: it measures time budgets on the wall clock."""
-    if "PYTEST_XDIST_WORKER" not in os.environ or item.config.cache is None:
-        yield
-        return
-    shared = item.config.cache.mkdir("clock")
-    with open(shared / "gate", "a") as gate, open(shared / "room", "a") as room:
-        fcntl.flock(gate, fcntl.LOCK_EX)  # a clocked test waiting holds the gate: no one else enters
-        fcntl.flock(room, fcntl.LOCK_EX if item.get_closest_marker("clock") else fcntl.LOCK_SH)
-        fcntl.flock(gate, fcntl.LOCK_UN)
-        yield
 
 
 @pytest.fixture

@@ -18,8 +18,6 @@ from bordspel.core import State, new_game
 from bordspel.games.hermit.ai import HermitEndgame
 from bordspel.games.hermit.proof import ProofSolver
 
-pytestmark = pytest.mark.clock
-
 
 def opened(game: str, plies: int, seed: int, **options: int) -> State:
     rng = random.Random(seed)
