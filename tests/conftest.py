@@ -12,6 +12,11 @@ PIECE_FILE = (Path(__file__).parent / "data" / "stukken.txt").read_text(encoding
 """The example piece file of the Quarto exercise."""
 
 
+def sizes(quick: int, deep: int) -> list[pytest.ParameterSet]:
+    """A randomised test's two sizes: ``quick`` in the default run, ``deep`` marked slow (CI)."""
+    return [pytest.param(quick, id="quick"), pytest.param(deep, id="deep", marks=pytest.mark.slow)]
+
+
 @pytest.fixture
 def piece_file(tmp_path: Path) -> Path:
     path = tmp_path / "stukken.txt"

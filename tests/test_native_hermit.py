@@ -13,11 +13,11 @@ import pytest
 
 from bordspel._native import load
 from bordspel.games.hermit.engine import HermitMove, HermitState
-from bordspel.games.hermit.grundy import GrundySolver, regions
+from bordspel.games.hermit.grundy import regions
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.rules import dilate, geometry
 from bordspel.games.hermit.solve import first_move_classes, read_results, solve_empty
-from tests.test_ai_solvers import hermit_wins, reachable
+from tests.test_ai_solvers import hermit_wins, reachable, shared_grundy
 
 core = load("hermit_core")
 if core is None:
@@ -59,7 +59,7 @@ def test_region_decompositions_agree(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_grundy_values_agree(n: int) -> None:
-    solver, pure = core.Solver(n), GrundySolver(n)
+    solver, pure = core.Solver(n), shared_grundy(n)
     for state in random_positions(n, 60, n, n * n // 2):
         assert solver.region_value(*accepts(state)) == pure.value(state), state.to_str()
 

@@ -13,6 +13,7 @@ from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.generator import Powers
 from bordspel.games.santorini.gods import GODS
 from bordspel.games.santorini.turns import GodTurn
+from tests.conftest import sizes
 from tests.test_properties import walk
 
 NAMES = sorted(GODS)
@@ -62,24 +63,26 @@ def test_a_god_adds_base_turns_only_where_its_card_says(
         assert {m for m in state.legal_moves() if isinstance(m, Turn)} <= base
 
 
-@settings(max_examples=25, deadline=None)
-@given(seats, st.data(), picks)
-def test_every_legal_turn_applies_and_positions_round_trip(
-    players: int, data: st.DataObject, picks: list[int]
-) -> None:
-    gods = data.draw(st.lists(st.sampled_from(NAMES), min_size=players, max_size=players, unique=True))
-    for state in walk_gods(players, gods, picks):
-        assert SantoriniState.from_str(state.to_str()) == state
-        for move in state.legal_moves():
-            assert state.move_from_str(move.to_str()) == move
-            assert type(move).from_str(move.to_str()) == move
-            after = state.apply(move)
-            assert after.levels[0] | state.levels[0] == after.levels[0] or gods[state.turn] in (
-                "ares",
-                "chaos",
-                "circe",
-            )
-            assert SantoriniState.from_str(after.to_str()) == after
+@pytest.mark.parametrize("examples", sizes(quick=8, deep=100))
+def test_every_legal_turn_applies_and_positions_round_trip(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(seats, st.data(), picks)
+    def round_trips(players: int, data: st.DataObject, picks: list[int]) -> None:
+        gods = data.draw(st.lists(st.sampled_from(NAMES), min_size=players, max_size=players, unique=True))
+        for state in walk_gods(players, gods, picks):
+            assert SantoriniState.from_str(state.to_str()) == state
+            for move in state.legal_moves():
+                assert state.move_from_str(move.to_str()) == move
+                assert type(move).from_str(move.to_str()) == move
+                after = state.apply(move)
+                assert after.levels[0] | state.levels[0] == after.levels[0] or gods[state.turn] in (
+                    "ares",
+                    "chaos",
+                    "circe",
+                )
+                assert SantoriniState.from_str(after.to_str()) == after
+
+    round_trips()
 
 
 def test_each_move_type_reads_its_own_notation() -> None:
