@@ -20,10 +20,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bordspel.core import State, available_games, game_spec, new_game
+from bordspel.core import BadOption, State, available_games, game_spec, new_game
 from bordspel.rl.codecs import codec_for
 
 __all__ = ["BordspelGame", "BordspelState", "Line", "register"]
+
+GAME_STRING_SYNTAX = ",=()"
+"""The characters that OpenSpiel's game strings use for themselves, so no parameter may hold."""
 
 LONGEST = 10_000
 """The game length OpenSpiel is told for a game whose GameSpec gives none."""
@@ -99,6 +102,23 @@ class Line:
     def __reduce__(self) -> tuple[type[Line], tuple[str, dict[str, Any], tuple[int, ...]]]:
         return (Line, (self.game, self.options, self.actions))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Line:
+        """A copy sharing the immutable position, options and codec (OpenSpiel's ``clone()``
+        deep-copies states): nothing is replayed."""
+        copied = Line.__new__(Line)
+        copied.__dict__.update(self.__dict__)
+        return copied
+
+
+def _check_game_string(options: dict[str, Any]) -> None:
+    """BadOption for a text that OpenSpiel's game string (``name(key=value,...)``) cannot hold."""
+    for name, value in options.items():
+        if isinstance(value, str) and any(ch in value for ch in GAME_STRING_SYNTAX):
+            raise BadOption(
+                f"OpenSpiel parameter {name}={value!r}: its game strings cannot hold any of "
+                f"{GAME_STRING_SYNTAX!r}; write lists with slashes (gods=apollo/pan)"
+            )
+
 
 class BordspelGame(pyspiel.Game):
     """One of the bordspel games, with its options as OpenSpiel parameters."""
@@ -107,6 +127,7 @@ class BordspelGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.options = {**_parameters(self.game_name), **(params or {})}
+        _check_game_string(self.options)
         self.start = new_game(self.game_name, **self.options)
         self.codec = codec_for(self.game_name, self.start)
         players = self.start.num_players
