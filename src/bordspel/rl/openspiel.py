@@ -80,12 +80,14 @@ class Line:
     """A position and the actions that led to it from a game's start.
 
     It pickles as the game, its options and the actions (replayed on loading), never as an
-    engine state.
+    engine state. ``start`` is the game's start for these options when the caller has it.
     """
 
-    def __init__(self, game: str, options: dict[str, Any], actions: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self, game: str, options: dict[str, Any], actions: tuple[int, ...] = (), start: State | None = None
+    ) -> None:
         self.game, self.options = game, options
-        self.position: State = new_game(game, **options)
+        self.position: State = new_game(game, **options) if start is None else start
         self.codec = codec_for(game, self.position)
         self.actions: tuple[int, ...] = ()
         self.notations: tuple[str, ...] = ()
@@ -159,7 +161,7 @@ class BordspelState(pyspiel.State):
 
     def __init__(self, game: BordspelGame) -> None:
         super().__init__(game)
-        self.line = Line(game.game_name, game.options)
+        self.line = Line(game.game_name, game.options, start=game.start)
 
     @property
     def position(self) -> State:
