@@ -10,7 +10,9 @@ Utilities follow each variant: two players and Santorini's two teams of four are
 three-player Santorini is constant-sum (one winner: +1, -1, -1). The information state is the
 history of moves in notation; states serialise (and pickle) as the game's parameters and the
 actions played, replayed on loading, so no engine state is pickled; games pickle as their
-options.
+options. ``clone()`` copies a state (positions are immutable) without replaying it. A game
+that draws its start takes a ``seed`` parameter (Santorini's random gods and Chaos's deck), so
+the parameters fix the draw.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bordspel.rl.codecs import codec_for
 __all__ = ["BordspelGame", "BordspelState", "Line", "register"]
 
 GAME_STRING_SYNTAX = ",=()"
-"""The characters that OpenSpiel's game strings use for themselves, so no parameter may hold."""
+"""The characters that OpenSpiel's game strings use for themselves: no parameter's text may hold them."""
 
 LONGEST = 10_000
 """The game length OpenSpiel is told for a game whose GameSpec gives none."""
