@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bordspel.ai import make_player
+from bordspel.ai import Analyser, analyse, make_player
 from bordspel.ai.mcts import mcts
-from bordspel.ai.registry import knowledge
+from bordspel.ai.registry import LEVELS, knowledge
 from bordspel.ai.search import WIN, Searcher
-from bordspel.core import BordspelError, State, new_game
+from bordspel.core import BordspelError, IllegalMoveError, State, game_class, new_game
 from bordspel.record import Game
 
 from .variants import IDS
@@ -113,8 +113,6 @@ FORCED = [
 
 @pytest.mark.parametrize("game, position, depth", FORCED)
 def test_search_finds_forced_wins(game: str, position: str, depth: int) -> None:
-    from bordspel.core import game_class
-
     state = game_class(game).from_str(position)
     seat = state.to_move
     assert minimax(state, depth, seat) == 1, "the position must hold a forced win (checked by minimax)"
@@ -134,6 +132,26 @@ def test_search_agrees_with_minimax_on_forced_results(seed: int) -> None:
             score = Searcher(knowledge(game).evaluate, max_depth=2).run(state).score
             assert (score > WIN - 10) == (value > 0) and (score < -(WIN - 10)) == (value < 0)
         state = state.apply(state.random_move(rng))
+
+
+FINISHED = [
+    ("hermit", "RBB/Y.Y/RBR"),
+    ("quarto", "BKMH/IGD./CENF/J.OL hand=-"),
+    ("santorini", "00000/01230/00000/00000/00000 workers=d2a5,e5e4 turn=1 players=2"),
+]
+
+
+@pytest.mark.parametrize("game, position", FINISHED)
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_player_makes_up_a_move_on_a_finished_position(game: str, position: str, level: str) -> None:
+    state = game_class(game).from_str(position)
+    assert state.is_over()
+    player = make_player(level, game, seed=0)
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        player.step(state)
+    if isinstance(player, Analyser):
+        with pytest.raises(IllegalMoveError, match="the game is over"):
+            analyse(player, state)
 
 
 def test_the_solver_share_is_a_fraction_of_the_move_and_solver_time_seconds() -> None:

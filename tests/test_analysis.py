@@ -45,6 +45,12 @@ def test_analysis_reports_a_forced_win_and_its_length() -> None:
     assert len(result.principal_variation) == 3
 
 
+def test_a_proven_win_of_unknown_length_is_a_win_in_no_given_number_of_plies() -> None:
+    result = analyse("hard", new_game("hermit", size=5))  # the mirror strategy: no length
+    assert result.proven and result.result == "win"
+    assert result.plies_to_end is None and result.describe() == "win"
+
+
 def test_a_solver_answer_is_a_proven_result() -> None:
     state = game_class("quarto").from_str("OM../.B.H/LFNI/..A. hand=D")
     result = analyse("hard", state)

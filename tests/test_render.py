@@ -132,6 +132,13 @@ def test_highlighted_squares_and_arrows() -> None:
         svg.render(state, squares=["f9"])
 
 
+@pytest.mark.parametrize("size", [-5, 0, 2.5, "400", True])
+def test_a_picture_size_is_a_positive_number_of_pixels(size: object) -> None:
+    with pytest.raises(BordspelError, match="positive whole number of pixels"):
+        svg.render(new_game("hermit", size=3), size=size)  # type: ignore[arg-type]
+    assert 'width="1"' in svg.render(new_game("hermit", size=3), size=1)
+
+
 @pytest.mark.parametrize("orientation, corner", [(0, "a1"), (90, "a5"), (180, "e5"), (270, "e1")])
 def test_orientation_turns_the_board(orientation: int, corner: str) -> None:
     picture = svg.render(new_game("santorini"), interactive=True, orientation=orientation)

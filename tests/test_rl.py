@@ -117,6 +117,7 @@ SEATS = [
     (game, options, seat)
     for game, options in VARIANTS + GOD_VARIANTS
     for seat in range(new_game(game, **options).num_players)
+    if (game, options, seat) != ("hermit", {"size": 1}, 1)  # never moves: refused (tested below)
 ]
 
 
@@ -260,6 +261,35 @@ def test_gymnasium_episode_against_a_level() -> None:
     assert reward == -1.0 and done and info["illegal_action"]
 
 
+def test_gymnasium_step_after_the_episode_ended_raises() -> None:
+    from gymnasium.error import ResetNeeded
+
+    from bordspel.rl.gymnasium import BordspelEnv
+
+    environment = BordspelEnv("hermit", size=3)
+    environment.reset(seed=0)
+    _, reward, done, _, info = environment.step(10_000)
+    assert reward == -1.0 and done and info["illegal_action"]
+    with pytest.raises(ResetNeeded, match="reset"):
+        environment.step(0)
+    _, info = environment.reset(seed=0)
+    done = False
+    while not done:
+        _, _, done, _, info = environment.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(ResetNeeded, match="reset"):
+        environment.step(0)
+
+
+def test_gymnasium_refuses_a_seat_that_never_moves() -> None:
+    from bordspel.core import BordspelError
+    from bordspel.rl.gymnasium import BordspelEnv
+
+    with pytest.raises(BordspelError, match="seat 1 never gets a move"):
+        BordspelEnv("hermit", size=1, seat=1)
+    _, info = BordspelEnv("hermit", size=1, seat=0).reset(seed=0)
+    assert info["action_mask"].sum() == 3
+
+
 @pytest.mark.parametrize(
     "game, params",
     [("hermit", {"size": 3}), ("santorini", {"players": 3}), ("quarto", {"advanced": True})],
@@ -337,6 +367,26 @@ def test_openspiel_strict_actions_history_and_pickling() -> None:
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == [3, 20] and str(copy) == str(state)
     assert copy.information_state_string(1) == "D a1:E"
+
+
+@pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)
+def test_openspiel_clones_copy_the_state_without_replaying(
+    game: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pyspiel
+
+    from bordspel.rl.openspiel import Line
+
+    state = pyspiel.load_game(f"python_bordspel_{game}", options).new_initial_state()
+    while len(state.history()) < 3 and not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    monkeypatch.setattr(Line, "play", None)  # a replay would call it
+    clone = state.clone()
+    assert str(clone) == str(state) and clone.history() == state.history()
+    monkeypatch.undo()
+    if not clone.is_terminal():
+        clone.apply_action(clone.legal_actions()[0])
+        assert len(clone.history()) == len(state.history()) + 1 and str(clone) != str(state)
 
 
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)

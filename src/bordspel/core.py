@@ -469,7 +469,8 @@ class GameSpec:
     native: tuple[str, ...] = ()
     """The compiled modules (``bordspel._native.<name>``) whose pure-Python twins the game has."""
     parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    """Default options as OpenSpiel parameters."""
+    """Default options as OpenSpiel parameters. A ``seed`` among them says that the start is
+    drawn (Santorini's random gods): OpenSpiel fixes it, the other adapters draw one an episode."""
     players: tuple[int, int] | None = None
     """The fewest and most seats (``None``: the start position's seat count)."""
     max_length: Callable[[Mapping[str, Any]], int] | None = None

@@ -80,8 +80,11 @@ def render(
       square (and ``data-piece`` over pieces to choose) for a page to click on, and marks the
       piece that just moved (``class="arrive"``, ``data-dx``/``data-dy``: where it came from).
 
-    Raises BordspelError for an unknown orientation or square name.
+    Raises BordspelError for a size that is not a positive whole number of pixels, or an
+    unknown orientation or square name.
     """
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise BordspelError(f"size is a positive whole number of pixels, not {size!r}")
     if orientation not in ORIENTATIONS:
         raise BordspelError(f"orientation is one of {ORIENTATIONS} (degrees clockwise), not {orientation!r}")
     options = Options(

@@ -30,7 +30,7 @@ from bordspel.ai.search import (
     deadline_after,
     last,
 )
-from bordspel.core import MoveT, State
+from bordspel.core import IllegalMoveError, MoveT, State
 
 __all__ = [
     "AlphaBetaPlayer",
@@ -130,6 +130,12 @@ class SolverEndgame:
         return proven.move if isinstance(proven, Proven) else None
 
 
+def _require_moves(state: State) -> None:
+    """IllegalMoveError when ``state`` is finished: no player makes up a move there."""
+    if state.is_over():
+        raise IllegalMoveError("the game is over: there is no move to make")
+
+
 class RandomPlayer:
     """Uniformly random legal moves."""
 
@@ -152,6 +158,7 @@ class GreedyPlayer:
 
     def step(self, state: State) -> Any:
         """A move whose position the evaluation likes best (a win first), ties broken at random."""
+        _require_moves(state)
         seat, best, chosen = state.to_move, -float("inf"), []
         for move in state.legal_moves():
             value = self._value(state.apply_unchecked(move), seat)
@@ -192,7 +199,9 @@ class _Solving:
     limit: Limit
 
     def _begin(self, state: State, limit: Limit | None) -> _Start:
-        """The limit in force, the start, the move's deadline, and the solver's answer if any."""
+        """The limit in force, the start, the move's deadline, and the solver's answer if any;
+        IllegalMoveError on a finished position (before any solver can make up a move there)."""
+        _require_moves(state)
         limit = self.limit if limit is None else limit
         started = time.perf_counter()
         deadline = deadline_after(limit.time, started)

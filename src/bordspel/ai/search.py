@@ -39,7 +39,8 @@ WIN = 1_000_000
 """The score of a win at the root; a win ``k`` plies away scores ``WIN - k``."""
 
 DECISIVE = WIN - 1000
-"""Scores beyond this (either sign) are proven wins or losses, not evaluations."""
+"""Scores beyond this (either sign) are proven wins or losses, not evaluations; exactly
+``DECISIVE`` is a proven win of unknown length (a solver's, say)."""
 
 Evaluation = Callable[[State, int], float]
 """``evaluate(state, seat)``: how good a non-final position is for ``seat``'s team."""
@@ -99,13 +100,14 @@ class SearchResult:
 
     @property
     def plies_to_end(self) -> int | None:
-        """Plies until the game ends with best play, for a forced win or loss."""
-        if abs(self.score) >= DECISIVE:
+        """Plies until the game ends with best play, for a forced win or loss of known length."""
+        if abs(self.score) > DECISIVE:
             return int(WIN - abs(self.score))
         return None
 
     def describe(self) -> str:
-        """The score as people read it: ``win in 3 plies``, ``draw``, or ``eval +12.5``."""
+        """The score as people read it: ``win in 3 plies`` (``win`` when the length is
+        unknown), ``draw``, or ``eval +12.5``."""
         plies = self.plies_to_end
         if self.result in ("win", "loss"):
             return f"{self.result}" + ("" if not plies else f" in {plies} pl{'y' if plies == 1 else 'ies'}")

@@ -6,11 +6,13 @@ Importing this module registers ``bordspel/<Game>-v0`` for every registered game
 on. The agent plays ``seat`` (0-based) and the opponent every other seat. Observations are the
 planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal actions. The reward is
 +1/-1/0 when the game ends; an illegal action ends the episode with -1
-(``info["illegal_action"]``).
+(``info["illegal_action"]``). ``step`` after the episode has ended raises ``ResetNeeded``. A
+seat that never gets a move (Hermit ``size=1``, ``seat=1``) is refused.
 
 Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``np_random``, and every reset draws the
 opponent's seed from it, so ``reset(seed=7)`` then ``reset()`` repeats the same games, and two
-environments (or vector environments) given the same seed play the same episodes, with an
+environments (or vector environments) given the same seed play the same episodes (games that
+draw their start, as Santorini's ``gods="random"``, draw it at every reset too), with an
 opponent that stops on no clock (``random``, ``greedy``, ``easy``, ``medium``, and ``depth=``,
 ``nodes=`` or ``playouts=`` players without ``time=``, ``solver_time=`` or ``search_time=``;
 see ``bordspel.ai.arena.clock_bound``). Render modes:
@@ -24,9 +26,11 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from bordspel.ai import make_player
 from bordspel.core import BordspelError, State, available_games, new_game
+from bordspel.rl import draws_start
 from bordspel.rl.codecs import Planes, codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
@@ -46,10 +50,12 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.start = new_game(game, **options)
+        self.start, self.options = new_game(game, **options), options
         self.codec = codec_for(self.start.name, self.start)
         if not 0 <= seat < self.start.num_players:
             raise ValueError(f"seat is from 0 to {self.start.num_players - 1}")
+        if not _moves_at_all(self.start, seat):
+            raise BordspelError(f"seat {seat} never gets a move: the game ends before its turn")
         check_mode(render_mode)
         self.opponent_spec, self.seat, self.render_mode = opponent, seat, render_mode
         self.action_space = spaces.Discrete(self.codec.num_actions(self.start))
@@ -57,6 +63,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.observation_space = spaces.Box(0, self.codec.highest(self.start), shape=shape, dtype=np.int8)
         self.state: State = self.start
         self.opponent = make_player(opponent, self.start.name, seed=0)
+        self.over = False
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         mine = not self.state.is_over() and self.state.to_move == self.seat
@@ -77,15 +84,21 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         super().reset(seed=seed)
         opponent_seed = int(self.np_random.integers(2**31))
         self.opponent = make_player(self.opponent_spec, self.start.name, seed=opponent_seed)
-        self.state = self.start
+        if draws_start(self.start.name, self.options):
+            self.start = new_game(self.start.name, **self.options, seed=int(self.np_random.integers(2**31)))
+        self.state, self.over = self.start, False
         self._opponents_move()
         self._show()
         return self.codec.observe(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[Planes, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` and the opponents' replies; ResetNeeded once the episode has ended."""
+        if self.over:
+            raise ResetNeeded("the episode is over: call reset() before step()")
         try:
             move = self.codec.move(self.state, int(action))
         except BordspelError:
+            self.over = True
             return (
                 self.codec.observe(self.state, self.seat),
                 -1.0,
@@ -96,8 +109,8 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.state = self.state.apply(move)
         self._opponents_move()
         self._show()
-        over = self.state.is_over()
-        return self.codec.observe(self.state, self.seat), self._reward(), over, False, self._info()
+        self.over = self.state.is_over()
+        return self.codec.observe(self.state, self.seat), self._reward(), self.over, False, self._info()
 
     def _show(self) -> None:
         if self.render_mode == "human":
@@ -106,6 +119,16 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
     def render(self) -> Any:
         """The frame of ``render_mode``: pixels, text or SVG; ``human`` prints and returns None."""
         return frame(self.state, self.render_mode)
+
+
+def _moves_at_all(state: State, seat: int) -> bool:
+    """Whether ``seat`` gets a move in some game from ``state`` (depth-first: the first line
+    that reaches its turn answers, so only games that end before it are searched through)."""
+    if state.is_over():
+        return False
+    if state.to_move == seat:
+        return True
+    return any(_moves_at_all(state.apply_unchecked(move), seat) for move in state.legal_moves())
 
 
 def register(game: str) -> None:

@@ -10,7 +10,9 @@ Utilities follow each variant: two players and Santorini's two teams of four are
 three-player Santorini is constant-sum (one winner: +1, -1, -1). The information state is the
 history of moves in notation; states serialise (and pickle) as the game's parameters and the
 actions played, replayed on loading, so no engine state is pickled; games pickle as their
-options.
+options. ``clone()`` copies a state (positions are immutable) without replaying it. A game
+that draws its start takes a ``seed`` parameter (Santorini's random gods and Chaos's deck), so
+the parameters fix the draw.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bordspel.core import State, available_games, game_spec, new_game
+from bordspel.core import BadOption, State, available_games, game_spec, new_game
 from bordspel.rl.codecs import codec_for
 
 __all__ = ["BordspelGame", "BordspelState", "Line", "register"]
+
+GAME_STRING_SYNTAX = ",=()"
+"""The characters that OpenSpiel's game strings use for themselves: no parameter's text may hold them."""
 
 LONGEST = 10_000
 """The game length OpenSpiel is told for a game whose GameSpec gives none."""
@@ -77,12 +82,14 @@ class Line:
     """A position and the actions that led to it from a game's start.
 
     It pickles as the game, its options and the actions (replayed on loading), never as an
-    engine state.
+    engine state. ``start`` is the game's start for these options when the caller has it.
     """
 
-    def __init__(self, game: str, options: dict[str, Any], actions: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self, game: str, options: dict[str, Any], actions: tuple[int, ...] = (), start: State | None = None
+    ) -> None:
         self.game, self.options = game, options
-        self.position: State = new_game(game, **options)
+        self.position: State = new_game(game, **options) if start is None else start
         self.codec = codec_for(game, self.position)
         self.actions: tuple[int, ...] = ()
         self.notations: tuple[str, ...] = ()
@@ -99,6 +106,23 @@ class Line:
     def __reduce__(self) -> tuple[type[Line], tuple[str, dict[str, Any], tuple[int, ...]]]:
         return (Line, (self.game, self.options, self.actions))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Line:
+        """A copy sharing the immutable position, options and codec (OpenSpiel's ``clone()``
+        deep-copies states): nothing is replayed."""
+        copied = Line.__new__(Line)
+        copied.__dict__.update(self.__dict__)
+        return copied
+
+
+def _check_game_string(options: dict[str, Any]) -> None:
+    """BadOption for a text that OpenSpiel's game string (``name(key=value,...)``) cannot hold."""
+    for name, value in options.items():
+        if isinstance(value, str) and any(ch in value for ch in GAME_STRING_SYNTAX):
+            raise BadOption(
+                f"OpenSpiel parameter {name}={value!r}: its game strings cannot hold any of "
+                f"{GAME_STRING_SYNTAX!r}; write lists with slashes (gods=apollo/pan)"
+            )
+
 
 class BordspelGame(pyspiel.Game):
     """One of the bordspel games, with its options as OpenSpiel parameters."""
@@ -107,6 +131,7 @@ class BordspelGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.options = {**_parameters(self.game_name), **(params or {})}
+        _check_game_string(self.options)
         self.start = new_game(self.game_name, **self.options)
         self.codec = codec_for(self.game_name, self.start)
         players = self.start.num_players
@@ -138,7 +163,7 @@ class BordspelState(pyspiel.State):
 
     def __init__(self, game: BordspelGame) -> None:
         super().__init__(game)
-        self.line = Line(game.game_name, game.options)
+        self.line = Line(game.game_name, game.options, start=game.start)
 
     @property
     def position(self) -> State:

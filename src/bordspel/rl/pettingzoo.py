@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bordspel.core import new_game
+from bordspel.rl import draws_start
 from bordspel.rl.codecs import codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
@@ -99,7 +100,7 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
             raise ValueError(f"mask_in is 'info' or 'observation', not {mask_in!r}")
         check_mode(render_mode)
         self.mask_in = mask_in
-        self.start = new_game(game, **options)
+        self.start, self.options = new_game(game, **options), options
         self.codec = codec_for(self.start.name, self.start)
         self.metadata = {**self.metadata, "name": f"bordspel_{self.start.name}_v0"}
         self.render_mode = render_mode
@@ -142,6 +143,9 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
             self.infos[agent] = {"action_mask": self._mask(seat)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; one that draws its start (Santorini's random gods) draws it with ``seed``."""
+        if draws_start(self.start.name, self.options):
+            self.start = new_game(self.start.name, **self.options, seed=seed)
         self.state_ = self.start
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
