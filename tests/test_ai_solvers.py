@@ -70,7 +70,7 @@ def test_proof_search_agrees_with_brute_force(n: int, limit: int, small: int) ->
         assert solver.wins(position) == hermit_wins(state), state.to_str()
 
 
-@pytest.mark.parametrize("small", [0, 3, 6, 10])
+@pytest.mark.parametrize("small", [pytest.param(0, marks=pytest.mark.slow), 3, 6, 10])  # 0: the longest
 def test_proof_search_agrees_with_grundy_values_on_4x4(small: int) -> None:
     rng, proof, grundy = random.Random(small), ProofSolver(4, small=small), shared_grundy(4)
     for _ in range(40):

@@ -123,7 +123,10 @@ class SweepingEverywhere(PruningEndgame):
     SWEEP_FROM = 4
 
 
-@pytest.mark.parametrize("n, nodes, plies", [(4, 40, 1), (5, 40, 4), (5, 400, 3), (6, 400, 8), (7, 400, 14)])
+@pytest.mark.parametrize(
+    "n, nodes, plies",
+    [(4, 40, 1), (5, 40, 4), pytest.param(5, 400, 3, marks=pytest.mark.slow), (6, 400, 8), (7, 400, 14)],
+)
 def test_the_pruning_solver_leaves_out_only_losing_moves(n: int, nodes: int, plies: int) -> None:
     """Against a search without limits: a move it calls a win wins, a loss is a loss, and every
     move it leaves out of the search (:class:`Narrowed`) loses."""

@@ -71,7 +71,9 @@ def test_wins_agree_with_brute_force(n: int, limit: int, small: int) -> None:
         assert solver.state_wins(state) == hermit_wins(state), state.to_str()
 
 
-@pytest.mark.parametrize("n, count, plies", [(4, 40, 3), (5, 20, 9), (6, 10, 14)])
+@pytest.mark.parametrize(
+    "n, count, plies", [pytest.param(4, 40, 3, marks=pytest.mark.slow), (5, 20, 9), (6, 10, 14)]
+)
 def test_wins_agree_with_the_pure_proof_search(
     pure_proof: type[ProofSolver], n: int, count: int, plies: int
 ) -> None:
@@ -87,7 +89,7 @@ def test_wins_agree_with_the_pure_proof_search(
         assert compiled.wins(*accepts(state), heap=extra) == pure.wins((large, heap ^ extra)), state.to_str()
 
 
-@pytest.mark.parametrize("n, plies", [(5, 6), (7, 12), (8, 20)])
+@pytest.mark.parametrize("n, plies", [pytest.param(5, 6, marks=pytest.mark.slow), (7, 12), (8, 20)])
 def test_the_region_cache_changes_the_speed_not_the_search(n: int, plies: int) -> None:
     """With and without the cache of canonical forms, the same answers after the same positions
     searched and the same regions valued (``hard-v1`` searches without it)."""

@@ -406,6 +406,7 @@ def test_openspiel_games_pickle(game: str, options: dict[str, Any]) -> None:
     assert pickle.loads(pickle.dumps(state)).history() == state.history()
 
 
+@pytest.mark.slow  # starts a Ray runtime (4 s)
 def test_arena_on_a_local_ray_runtime() -> None:
     import ray
 
