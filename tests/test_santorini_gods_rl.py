@@ -61,7 +61,10 @@ def mcts_bot(game: Any) -> Any:
     return mcts.MCTSBot(game, 2, 10, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
 
 
-@pytest.mark.parametrize("gods", ["random", "simple", "chaos/-"])
+@pytest.mark.parametrize(
+    "gods",
+    ["random", pytest.param("simple", marks=pytest.mark.slow), "chaos/-"],  # simple: 13 s of MCTS
+)
 def test_openspiel_drawn_gods_survive_clones_serialisation_and_mcts(gods: str) -> None:
     """The draw (the gods, Chaos's deck) follows the ``seed`` parameter, so clones, pickles and
     deserialised states are the same game, and OpenSpiel's MCTS plays it."""
