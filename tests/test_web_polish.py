@@ -229,7 +229,12 @@ def test_quarto_uses_the_width_of_a_desktop_window(browser: Browser, base_url: s
     wait_for_turn(page)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: the tray under the board again
     expect(page.locator("#board .piece").first).to_be_visible()
-    assert box(page, "#board .piece >> nth=0")["y"] > box(page, "#board [data-square=d4]")["y"]
+    tray_under_board = """() => {
+        const piece = document.querySelector('#board .piece');
+        const d4 = document.querySelector('#board [data-square=d4]');
+        return piece && d4 && piece.getBoundingClientRect().y > d4.getBoundingClientRect().y;
+    }"""
+    page.wait_for_function(tray_under_board, timeout=5_000)  # the page lays the board out anew on a resize
     page.context.close()
 
 
