@@ -267,3 +267,23 @@ def test_games_survive_a_restart(db: Path) -> None:
     act(first, game, 0, "moves", move="a1b1")
     again = TestClient(create_app(db)).get(f"/api/games/{game['id']}").json()
     assert again["moves"] == ["a1b1"] and "supply=22,18,14,18" in again["position"]
+
+
+@pytest.mark.parametrize("seats", [["human", "easy"], ["human", "human"]])
+def test_a_finished_game_stays_finished_undo_is_refused(client: TestClient, seats: list[str]) -> None:
+    game = new(client, "hermit", seats, size=2)
+    view: dict[str, Any] = game
+    while view["outcome"] is None:
+        if seats[view["to_move"]] == "human":
+            move = view["legal"][0]["text"]
+            view = act(client, game, view["to_move"], "moves", version=view["version"], move=move).json()
+        else:
+            view = act(client, game, 0, "ai", version=view["version"]).json()
+    for seat in range(2):
+        if seats[seat] == "human":
+            refused = act(client, game, seat, "undo", version=view["version"])
+            assert refused.status_code == 409 and "result is final" in refused.json()["error"]
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["outcome"] == view["outcome"] and after["version"] == view["version"]
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert f'[Result "{view["outcome"]["result"]}"]' in record and view["outcome"]["result"] != "*"

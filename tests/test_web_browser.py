@@ -115,6 +115,7 @@ def test_play_a_whole_game_by_clicking(
     first = page.locator("#board svg").inner_html()
     status = click_until_over(page, game)
     assert "won" in status or "draw" in status
+    assert page.locator("#undo").is_disabled()  # a finished game's result is final
     assert page.locator("#moves li").count() >= 2 and page.locator("#board svg").inner_html() != first
     assert not errors
     folder = os.environ.get("BORDSPEL_SCREENSHOTS")

@@ -29,7 +29,7 @@ def _person(stored: StoredGame, seat: int | None) -> int:
 
 def _ongoing(stored: StoredGame) -> None:
     if stored.is_over():
-        raise Conflict("the game is over")
+        raise Conflict("the game is over: its result is final (start a new game to play on)")
 
 
 def _play(stored: StoredGame, text: str) -> None:
@@ -85,10 +85,10 @@ def _take_back(stored: StoredGame, seat: int) -> None:
 
 
 def undo(stored: StoredGame, seat: int | None) -> None:
-    """Against the computer: back to the caller's previous turn. Against a person: ask for it."""
+    """Against the computer: back to the caller's previous turn. Against a person: ask for it.
+    A finished game stays finished: its result is final."""
     person = _person(stored, seat)
-    if stored.resigned is not None:
-        raise Conflict("the game is over: a player resigned")
+    _ongoing(stored)
     _previous_turn(stored, person)
     if not _against_people(stored, person):
         _take_back(stored, person)

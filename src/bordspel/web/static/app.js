@@ -578,9 +578,8 @@ const bordspel = (() => {
     $("#you").textContent = playing(view);
     for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
     $("#undo").textContent = againstPeople ? t("ask_takeback") : t("undo");
-    // Against the computer a lost game may be taken back; a person is not asked once it is over.
-    const over = view.outcome && (againstPeople || view.outcome.termination === "resignation");
-    $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(over);
+    // A finished game's result is final: nothing is taken back once it is over.
+    $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(view.outcome);
     $("#resign").disabled = Boolean(view.outcome);
     if (!$("#resign").dataset.confirm || view.outcome) {
       delete $("#resign").dataset.confirm;
