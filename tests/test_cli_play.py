@@ -43,10 +43,11 @@ def bordspel(*args: str) -> subprocess.Popen[str]:
 
 
 def read_until_prompt(process: subprocess.Popen[str]) -> str:
-    """Output up to the next prompt (``Your turn (…, like c3d4e4): ``, ``game over> ``), or to the end."""
+    """Output up to the next prompt (``Your turn (…, like c3d4e4): ``, ``Game over: … Enter leaves: ``),
+    or to the end."""
     assert process.stdout is not None
     seen = ""
-    while not seen.endswith(("> ", "): ")):
+    while not seen.endswith(("> ", "): ", "Enter leaves: ")):
         char = process.stdout.read(1)
         if not char:
             break

@@ -85,7 +85,9 @@ def test_the_prompt_asks_the_person_what_to_type_in_words() -> None:
     santorini.sendline("a1e5")
     santorini.expect(r"Your turn \(worker, move, build, like (?:[a-e][1-5]){3}\): ")
     hermit = spawn("play", "hermit", "-o", "size=5", "--vs", "easy", "--plain")
-    hermit.expect(r"Your turn \(colour, square, direction, like [RYB][a-e][1-5][UHV]\): ")
+    words = "colour R/Y/B, square, then U upright, H horizontal or V vertical"
+    hermit.expect(rf"Your turn \({words}, like [RYB][a-e][1-5][UHV]\): ")
+    assert "Hermit: you play first, against easy (the computer)." in hermit.before
     assert "to move" not in hermit.before
     hermit.sendline("Rc3U")
     hermit.expect("Your turn")
@@ -93,6 +95,21 @@ def test_the_prompt_asks_the_person_what_to_type_in_words() -> None:
     for child in (quarto, santorini, hermit):
         child.sendline("quit")
         child.expect(pexpect.EOF)
+
+
+def test_after_the_game_help_gives_the_commands_and_enter_leaves() -> None:
+    hermit = spawn("play", "hermit", "-o", "size=2", "--vs", "easy", "--plain")
+    over = "Game over: save FILE keeps the record, undo takes back, Enter leaves: "
+    while hermit.expect([r"like (\w+)\): ", re.escape(over)]) == 0:
+        hermit.sendline(hermit.match.group(1))  # the prompt's example is a legal move
+    assert "won (no legal move)" in hermit.before
+    hermit.sendline("help")
+    hermit.expect_exact("Game over:")
+    assert "The game is over; press Enter to leave" in hermit.before and "Type a move" not in hermit.before
+    hermit.sendline("")
+    hermit.expect(pexpect.EOF)
+    hermit.close()
+    assert hermit.exitstatus == 0
 
 
 def test_the_last_move_is_marked_in_every_game() -> None:

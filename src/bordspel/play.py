@@ -23,7 +23,9 @@ from bordspel.record import Game
 __all__ = ["Session", "picture", "seats_for", "turn_prompt"]
 
 HUMAN = "human"
-HELP = """Type a move (e.g. {example}), or one of:
+ORDINALS = ("first", "second", "third", "fourth")
+OVER_PROMPT = "Game over: save FILE keeps the record, undo takes back, Enter leaves: "
+HELP = """{first_line}
   moves        list the legal moves
   hint         what the computer ({hint}) would play
   undo         take back your last move (and the computer's replies)
@@ -80,6 +82,20 @@ class Session:
             winners = " and ".join(self._seat_name(s) for s in sorted(outcome.winners)) or "nobody"
             self._say(f"result {outcome.result_str()}: {winners} won ({outcome.termination})")
 
+    def _line_up(self) -> str:
+        """Who plays which seat, said before the first move (type help for the commands)."""
+        name = self.game.state.name.capitalize()
+        if self.seats.count(HUMAN) == 1:
+            seat = self.seats.index(HUMAN)
+            others = " and ".join(spec for spec in self.seats if spec != HUMAN)
+            place = ORDINALS[seat] if seat < len(ORDINALS) else f"in seat {seat + 1}"
+            return f"{name}: you play {place}, against {others} (the computer). Type help for the commands."
+        seats = ", ".join(
+            f"player {seat + 1}: " + ("a person" if spec == HUMAN else f"{spec} (computer)")
+            for seat, spec in enumerate(self.seats)
+        )
+        return f"{name}, {seats}. Type help for the commands."
+
     def _alone(self, seat: int) -> bool:
         """Whether ``seat`` is the only person's (against the computer)."""
         return self.seats[seat] == HUMAN and self.seats.count(HUMAN) == 1
@@ -91,7 +107,8 @@ class Session:
         return f"player {seat + 1}" + ("" if spec == HUMAN else f" ({spec})")
 
     def run(self) -> int:
-        """Play until the game ends with no person left to undo, or the person quits."""
+        """Play until the game ends with no person left to undo, or the person leaves."""
+        self._say(self._line_up())
         if ansi.notes(self.game.state):
             self._say(ansi.notes(self.game.state))
         self._show()
@@ -103,11 +120,11 @@ class Session:
             if state.is_over() and HUMAN not in self.seats:
                 return 0
             try:
-                line = self.read(turn_prompt(state) if not state.is_over() else "game over> ")
+                line = self.read(turn_prompt(state) if not state.is_over() else OVER_PROMPT)
             except EOFError:
                 self._say("")
                 return 0
-            if not self._handle(line.strip()):
+            if (not line.strip() and state.is_over()) or not self._handle(line.strip()):
                 return 0
 
     def _handle(self, line: str) -> bool:
@@ -179,24 +196,32 @@ class Session:
         self._show()
 
     def _help(self) -> None:
-        moves = self.game.state.legal_moves()
-        example = moves[0].to_str() if moves else "a move"
-        self._say(HELP.format(example=example, hint=self.hint_spec))
+        state = self.game.state
+        if state.is_over():
+            first_line = "The game is over; press Enter to leave, or type one of:"
+        else:
+            first_line = f"Type a move ({_what_to_type(state)[1]}), or one of:"
+        self._say(HELP.format(first_line=first_line, hint=self.hint_spec))
 
 
 def turn_prompt(state: State) -> str:
     """What the person to move is asked, in the words of the game's guide: the parts of a typed
-    move ("Your turn (colour, square, direction, like Ra1U): "), or else its clicks' prompts
+    move ("Your turn (colour R/Y/B, square, ..., like Ra1U): "), or else its clicks' prompts
     joined ("Place piece K, then hand your opponent a piece (like a1:B): "), with a legal move
     as the example."""
+    head, inside = _what_to_type(state)
+    return f"{head} ({inside}): " if inside else f"{head}: "
+
+
+def _what_to_type(state: State) -> tuple[str, str]:
+    """The prompt's head ("Your turn", or the clicks' prompts) and the words in its brackets."""
     moves = state.legal_moves()
     example = f"like {moves[len(moves) // 2].to_str()}" if moves else ""
     words = guide_of(state.name).prompts(state).get("en", {})
     typed = words.get("typed", "")
     said = "" if typed else ", then ".join(words[step] for step in _steps(state, moves) if step in words)
     head = f"{said[:1].upper()}{said[1:]}" if said else "Your turn"
-    inside = ", ".join(part for part in (typed, example) if part)
-    return f"{head} ({inside}): " if inside else f"{head}: "
+    return head, ", ".join(part for part in (typed, example) if part)
 
 
 def _steps(state: State, moves: list[Move]) -> list[str]:

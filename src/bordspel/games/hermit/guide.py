@@ -24,12 +24,12 @@ def prompts(state: HermitState) -> dict[str, dict[str, str]]:
     return {
         "en": {
             "block": "choose a colour and a direction, then click where the block goes",
-            "typed": "colour, square, direction",
+            "typed": "colour R/Y/B, square, then U upright, H horizontal or V vertical",
             "over:no legal move": "no block could be placed",
         },
         "nl": {
             "block": "kies een kleur en een stand, en klik dan waar het blok komt",
-            "typed": "kleur, veld, stand",
+            "typed": "kleur R/Y/B, veld, dan U rechtop, H horizontaal of V verticaal",
             "over:no legal move": "er kon geen blok meer bij",
         },
     }
