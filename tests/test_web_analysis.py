@@ -23,6 +23,7 @@ FIELDS = {
     "score",
     "describe",
     "result",
+    "plies_to_end",
     "proven",
     "depth",
     "nodes",
@@ -43,10 +44,16 @@ def new(client: TestClient, game: str, seats: list[str]) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def hint(client: TestClient, game: dict[str, Any], seat: int | None = 0) -> Any:
+    """``GET /analysis`` with ``seat``'s token (None: as a spectator)."""
+    headers = {} if seat is None else {"Authorization": f"Bearer {game['tokens'][seat]}"}
+    return client.get(f"/api/games/{game['id']}/analysis", headers=headers)
+
+
 @pytest.mark.parametrize("game", available_games())
 def test_analysis_names_a_legal_move_with_its_score_and_line(client: TestClient, game: str) -> None:
-    view = new(client, game, ["human", "human"])
-    response = client.get(f"/api/games/{view['id']}/analysis")
+    view = new(client, game, ["human", "easy"])
+    response = hint(client, view)
     assert response.status_code == 200, response.text
     found = response.json()
     assert set(found) == FIELDS and found["version"] == view["version"]
@@ -56,14 +63,25 @@ def test_analysis_names_a_legal_move_with_its_score_and_line(client: TestClient,
 
 
 def test_analysis_of_a_finished_game_is_refused(client: TestClient) -> None:
-    game = new(client, "quarto", ["human", "human"])
+    game = new(client, "quarto", ["human", "easy"])
     headers = {"Authorization": f"Bearer {game['tokens'][0]}"}
     assert (
         client.post(f"/api/games/{game['id']}/resign", json={"version": 0}, headers=headers).status_code
         == 200
     )
-    refused = client.get(f"/api/games/{game['id']}/analysis")
+    refused = hint(client, game)
     assert refused.status_code == 409 and "over" in refused.json()["error"]
+
+
+def test_no_hints_for_spectators_the_computers_seat_or_in_a_game_between_people(client: TestClient) -> None:
+    against_computer = new(client, "hermit", ["human", "easy"])
+    for seat in (None, 1):
+        refused = hint(client, against_computer, seat)
+        assert refused.status_code == 403 and "seat's link" in refused.json()["error"]
+    between_people = new(client, "santorini", ["human", "human"])
+    for seat in (0, 1):
+        refused = hint(client, between_people, seat)
+        assert refused.status_code == 403 and "between people" in refused.json()["error"]
 
 
 def test_analysis_of_an_unknown_game_is_a_json_404(client: TestClient) -> None:
@@ -83,13 +101,13 @@ def test_many_asking_at_once_share_one_analysis(client: TestClient, monkeypatch:
         return await run(pool, function, *args)
 
     monkeypatch.setattr(AIPool, "run", counting)
-    game = new(client, "hermit", ["human", "human"])
+    game = new(client, "hermit", ["human", "easy"])
     barrier = threading.Barrier(4)
     answers: list[dict[str, Any]] = []
 
     def ask() -> None:
         barrier.wait()
-        answers.append(client.get(f"/api/games/{game['id']}/analysis").json())
+        answers.append(hint(client, game).json())
 
     threads = [threading.Thread(target=ask) for _ in range(4)]
     for thread in threads:

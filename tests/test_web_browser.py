@@ -428,20 +428,29 @@ def test_hint_shows_the_best_move_its_line_and_outlines_it_on_the_board(
     browser: Browser, base_url: str
 ) -> None:
     page = browser.new_page()
-    start(page, base_url, "quarto", {}, "human", wait_for_board=False)
-    page.click("#play-link")
+    start(page, base_url, "quarto", {}, "easy")
     page.wait_for_selector("#board .target")
     page.locator("#board [data-piece=A]").click()  # past the opening: the hint comes from a search
-    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#moves li")).to_have_count(2, timeout=15_000)  # the computer's answer
     expect(page.locator("#hint")).to_be_hidden()
     page.click("#hint-button")
     expect(page.locator("#hint .hint-move")).to_have_text(re.compile(r"^Best move: \S+$"), timeout=15_000)
     move = (page.text_content("#hint .hint-move") or "").removeprefix("Best move: ")
-    expect(page.locator("#hint .hint-line")).to_have_text(re.compile(rf"^Line: {re.escape(move)}\b"))
-    expect(page.locator("#hint")).to_contain_text("depth")
+    expect(page.locator("#hint .hint-line")).to_have_text(re.compile(rf"^Likely play: {re.escape(move)}\b"))
+    verdict = re.compile(r"(moves ahead|force a win|a draw)")
+    expect(page.locator("#hint .hint-judgement")).to_have_text(verdict)
     assert page.locator("#board .hint").count() >= 1
     page.click("[data-lang=nl]")
     expect(page.locator("#hint .hint-move")).to_have_text(f"Beste zet: {move}")
+    page.close()
+
+
+def test_no_hint_in_a_game_between_people(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    start(page, base_url, "quarto", {}, "human", wait_for_board=False)
+    page.click("#play-link")
+    page.wait_for_selector("#board .target")
+    expect(page.locator("#hint-button")).to_be_hidden()
     page.close()
 
 

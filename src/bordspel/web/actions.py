@@ -15,7 +15,7 @@ from bordspel.core import MAX_MOVE_TEXT, BordspelError, Outcome
 from bordspel.web.seats import HUMAN
 from bordspel.web.store import Conflict, Forbidden, StoredGame
 
-__all__ = ["ai_move", "answer_takeback", "human_move", "outcome", "resign", "undo"]
+__all__ = ["ai_move", "answer_takeback", "check_hint", "human_move", "outcome", "resign", "undo"]
 
 
 def _person(stored: StoredGame, seat: int | None) -> int:
@@ -96,6 +96,17 @@ def undo(stored: StoredGame, seat: int | None) -> None:
         raise Conflict(f"seat {stored.takeback + 1} already asked for a takeback")
     else:
         stored.takeback = person
+
+
+def check_hint(stored: StoredGame, seat: int | None) -> None:
+    """Hints are for a person playing the computer: not for spectators, nor in a game between
+    people (where a hint would help one side), nor once the game is over."""
+    if seat is None or stored.seats[seat] != HUMAN:
+        raise Forbidden("hints are for a person playing the computer: open the game with your seat's link")
+    if _against_people(stored, seat):
+        raise Forbidden("no hints in a game between people: a hint would help one side")
+    if stored.is_over():
+        raise Conflict("the game is over: there is nothing to analyse")
 
 
 def answer_takeback(accept: bool) -> Callable[[StoredGame, int | None], None]:

@@ -54,6 +54,7 @@ def analyse_position(game: str, position: str, spec: str, seed: int) -> dict[str
         "score": found.score,
         "describe": found.describe(),
         "result": found.result,
+        "plies_to_end": found.plies_to_end,
         "proven": found.proven,
         "depth": found.depth,
         "nodes": found.nodes,

@@ -190,13 +190,13 @@ class Api:
     async def analysis(self, request: Request) -> Response:
         """``GET /api/games/{id}/analysis``: the best move in the current position, its score and line.
 
-        Anyone who can see the game may ask; the server's own level and budget bound the work, and
-        one analysis runs per game and version however many ask.
+        A hint for a person playing the computer (see ``actions.check_hint``); the server's own
+        level and budget bound the work, and one analysis runs per game and version however many ask.
         """
         key = game_id(request)
+        seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
         stored = await run_in_threadpool(self.store.load, key)
-        if stored.is_over():
-            raise Conflict("the game is over: there is nothing to analyse")
+        actions.check_hint(stored, seat)
         state = stored.state
         spec = budgeted_spec(state.name, ANALYST, self.settings.ai_time)
         found = await self.analyses.run(

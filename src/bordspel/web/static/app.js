@@ -32,8 +32,12 @@ const bordspel = (() => {
       easy: "easy", medium: "medium", hard: "hard", perfect: "perfect", size: "size", players_option: "players",
       finite_supply: "finite supply", advanced: "advanced", pieces: "pieces",
       red: "red", yellow: "yellow", blue: "blue", upright: "upright", horizontal: "horizontal", vertical: "vertical",
-      hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}", hint_score: "{score}, depth {depth}, {nodes} positions",
-      hint_line: "Line: {line}", result_win: "a forced win", result_draw: "a draw", result_loss: "a forced loss",
+      hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}",
+      hint_line: "Likely play: {line}", result_win: "You can force a win.", result_draw: "With best play on both sides it is a draw.",
+      result_loss: "Your opponent can force a win whatever you play; this move holds out longest.",
+      ends_in: "The game can end in {n} moves.", eval_better: "The computer thinks you stand better",
+      eval_worse: "The computer thinks your opponent stands better", eval_even: "The computer sees the position as even",
+      looked_ahead: "{judgement}, looking {depth} moves ahead.", known: "The computer plays this move from what it knows, without a search.",
       gods: "God", random: "draw at random", or: " or ", end_turn: "End turn", or_end: "{prompt}, or end your turn",
       confirm_turn: "press End turn to play this turn",
       changed: "The game changed meanwhile; the board shows the current position.",
@@ -62,8 +66,12 @@ const bordspel = (() => {
       easy: "makkelijk", medium: "gemiddeld", hard: "moeilijk", perfect: "perfect", size: "grootte", players_option: "spelers",
       finite_supply: "beperkte voorraad", advanced: "gevorderd", pieces: "stukken",
       red: "rood", yellow: "geel", blue: "blauw", upright: "rechtop", horizontal: "horizontaal", vertical: "verticaal",
-      hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}", hint_score: "{score}, diepte {depth}, {nodes} stellingen",
-      hint_line: "Vervolg: {line}", result_win: "gedwongen winst", result_draw: "remise", result_loss: "gedwongen verlies",
+      hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}",
+      hint_line: "Vervolg: {line}", result_win: "Je kunt de winst afdwingen.", result_draw: "Met het beste spel van beide kanten wordt het remise.",
+      result_loss: "Je tegenstander kan de winst afdwingen, wat je ook speelt; deze zet houdt het langst vol.",
+      ends_in: "Het spel kan in {n} zetten eindigen.", eval_better: "De computer vindt dat jij beter staat",
+      eval_worse: "De computer vindt dat je tegenstander beter staat", eval_even: "De computer ziet de stelling als gelijk",
+      looked_ahead: "{judgement}, {depth} zetten vooruitkijkend.", known: "De computer speelt deze zet uit wat hij weet, zonder te zoeken.",
       gods: "God", random: "willekeurig trekken", or: " of ", end_turn: "Beurt klaar", or_end: "{prompt}, of maak je beurt af",
       confirm_turn: "druk op Beurt klaar om deze beurt te spelen",
       changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
@@ -450,7 +458,10 @@ const bordspel = (() => {
 
   function showHint(page) {
     const view = page.view, hint = page.hint;
-    const live = page.replay === null && !view.outcome;
+    // Hints are for a person playing the computer (the server refuses the others).
+    const person = view.you !== null && view.seats[view.you] === "human";
+    const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
+    const live = page.replay === null && !view.outcome && person && !againstPeople;
     $("#hint-button").hidden = !live;
     $("#hint-button").disabled = Boolean(hint && !hint.found);
     $("#hint").hidden = !live || !hint;
@@ -461,13 +472,23 @@ const bordspel = (() => {
       $("#hint").replaceChildren(element("p", { class: "thinking", text: t("hint_thinking") }));
       return;
     }
-    const score = found.result ? t(`result_${found.result}`) : `${found.score >= 0 ? "+" : ""}${found.score.toFixed(1)}`;
     $("#hint").replaceChildren(
       element("p", { class: "hint-move", text: t("hint_move", { move: found.move }) }),
-      element("p", { text: t("hint_score", { score, depth: found.depth, nodes: found.nodes.toLocaleString(language) }) }),
+      element("p", { class: "hint-judgement", text: judgement(found) }),
       element("p", { class: "hint-line", text: t("hint_line", { line: found.line.join(" ") }) }),
     );
     markHint(view, found.move);
+  }
+
+  // The hint's verdict in words: a result that can be forced (and how soon), or the search's leaning.
+  function judgement(found) {
+    if (found.result) {
+      const soon = found.plies_to_end ? ` ${t("ends_in", { n: found.plies_to_end })}` : "";
+      return t(`result_${found.result}`) + soon;
+    }
+    if (found.depth === 0) return t("known");
+    const leaning = found.score > 0 ? "eval_better" : found.score < 0 ? "eval_worse" : "eval_even";
+    return t("looked_ahead", { judgement: t(leaning), depth: found.depth });
   }
 
   // The squares and pieces the hint's move clicks, outlined on the board.
