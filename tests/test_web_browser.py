@@ -223,6 +223,35 @@ def test_the_computer_thinking_shows_its_time_against_the_budget(browser: Browse
     page.close()
 
 
+def test_two_people_and_the_computer_one_page_asks_for_its_move_and_nothing_is_refused(
+    browser: Browser, base_url: str
+) -> None:
+    maker = browser.new_page()
+    maker.goto(f"{base_url}/")
+    maker.wait_for_selector("#seats select")
+    created = maker.evaluate(
+        """() => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+           body: JSON.stringify({game: 'santorini', options: {players: 3},
+                                 seats: ['human', 'human', 'easy']})}).then(r => r.json())"""
+    )
+    pages = [browser.new_context().new_page() for _ in range(2)]
+    refused: list[str] = []
+    asked: list[str] = []  # the computer's move asked for by one page only: no request can be stale
+    for page, link in zip(pages, created["links"]["seats"]):
+        page.on("response", lambda response: refused.append(response.url) if response.status >= 400 else None)
+        page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/ai") else None)
+        page.goto(f"{base_url}{link}")
+    for page in pages:  # each person places both workers, then the computer places its own
+        wait_for_turn(page)
+        page.locator("#board .target").first.click()
+        page.locator("#board .target").first.click()
+    for page in pages:
+        expect(page.locator("#moves li")).to_have_count(3, timeout=20_000)
+    assert not refused and len(asked) == 1
+    for page in (maker, *pages):
+        page.context.close()
+
+
 def test_replay_steps_through_the_game_without_changing_it(browser: Browser, base_url: str) -> None:
     page = game_page(browser, base_url, "quarto", {})
     page.click("#board [data-piece=A]")

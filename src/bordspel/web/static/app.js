@@ -412,8 +412,21 @@ const bordspel = (() => {
     const aiTurn = !view.outcome && view.seats[view.to_move] !== "human";
     if (aiTurn && view.you !== null && page.asking !== view.version) {
       page.asking = view.version;
-      send(page, "ai", {});
+      askComputer(page, view.version);
     }
+  }
+
+  // The computer's turn is asked for by one page: the first person's. The other people's pages
+  // ask only if the game has not moved on after the computer's time (that page may be closed),
+  // so no page's request is refused as stale.
+  function askComputer(page, version) {
+    const view = page.view;
+    const first = view.seats.indexOf("human");
+    const ask = () => {
+      if (page.view.version === version && !page.view.outcome) send(page, "ai", {});
+    };
+    if (view.you === first) ask();
+    else setTimeout(ask, (view.ai_time + 5) * 1000);
   }
 
   function showParts(page) {
