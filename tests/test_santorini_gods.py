@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from bordspel.core import IllegalMoveError, NotationError
+from bordspel.core import IllegalMoveError, NotationError, new_game
 from bordspel.games.santorini.engine import SantoriniState
-from bordspel.games.santorini.gods import GOD_TEXT, GODS
+from bordspel.games.santorini.generator import power_ending
+from bordspel.games.santorini.gods import GOD_TEXT, GODS, God
+from bordspel.games.santorini.guide import GUIDE
 
 CORRIDOR = "04444/44444/{row}/44444/04440"
 """Row 3 open; a1, a5 and e5 boxed in by domes: the seat to move plays its worker in row 3."""
@@ -289,3 +293,50 @@ def test_morpheus_keeps_at_most_four_pieces() -> None:
     assert max(len(move.to_str().split("+")) for move in state.legal_moves()) == 1 + 4
     with pytest.raises(NotationError):
         corridor("morpheus:5,-")
+
+
+FOUR_TOWERS = "44440/00000/00300/00000/00000"
+"""Four complete towers, and a level 3 on c3 for the fifth."""
+
+
+@pytest.mark.parametrize(
+    "state, turn, reason",
+    [
+        (corridor("pan,-", row="00210"), "c3b3", "Pan's power"),
+        (corridor("apollo,-", row="00230"), "c3d3", "a worker climbed to level 3"),
+        (position("44440/00000/00300/00000/00000", "b2e5,a5e1", "chronus,-"), "b2b3c3", "Chronus's power"),
+        (
+            position("44440/00000/00300/00000/00000", "b2e5,a5e1", "apollo,chronus"),
+            "b2b3c3",
+            "Chronus's power",
+        ),
+    ],
+)
+def test_the_end_says_what_happened_and_which_gods_power(
+    state: SantoriniState, turn: str, reason: str
+) -> None:
+    assert state.play(turn).outcome().termination == reason  # type: ignore[union-attr]
+
+
+def test_every_power_that_wins_has_words_for_the_end_of_the_game() -> None:
+    winning = {name for name, god in GODS.items() if type(god).wins_by_move is not God.wins_by_move}
+    winning |= {name for name, god in GODS.items() if type(god).wins_at_end is not God.wins_at_end}
+    assert winning == {"pan", "chronus", "eros"}
+    prompts = GUIDE.prompts(corridor("pan,chronus"))
+    for name in winning:
+        for language in ("en", "nl"):
+            assert f"over:{power_ending(GODS[name])}" in prompts[language]
+
+
+def test_random_games_with_gods_end_for_a_named_reason() -> None:
+    reasons, rng = set(), random.Random(3)
+    for seed in range(20):
+        state = new_game("santorini", gods="random", seed=seed)
+        while not state.is_over():
+            state = state.apply(state.random_move(rng))
+        outcome = state.outcome()
+        assert outcome is not None
+        reasons.add(outcome.termination)
+    assert {"a worker climbed to level 3", "no legal turn"} <= reasons
+    powers = {"Pan's power", "Chronus's power", "Eros's power"}
+    assert reasons <= {"a worker climbed to level 3", "no legal turn", *powers}

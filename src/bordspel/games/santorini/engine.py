@@ -678,11 +678,10 @@ class SantoriniState(PicturedState[SantoriniMove]):
     def outcome(self) -> Outcome | None:
         if self.winners is None:
             return None
-        climbed = any(c >= 0 and height(self.levels, c) == WIN_LEVEL for c in self.workers)
-        reason = "a worker climbed to level 3" if climbed else "no legal turn"
         if self.powers is not None:
-            reason = "a winning move or god power, or no legal turn"
-        return Outcome(self.winners, reason, self.players)
+            return Outcome(self.winners, generator.end_reason(self, self.winners), self.players)
+        climbed = any(c >= 0 and height(self.levels, c) == WIN_LEVEL for c in self.workers)
+        return Outcome(self.winners, generator.CLIMBED if climbed else generator.NO_TURN, self.players)
 
     def is_over(self) -> bool:
         return self.winners is not None

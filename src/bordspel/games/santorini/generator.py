@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, NamedTuple, Protocol
 
-from bordspel.games.santorini.board import Levels
+from bordspel.games.santorini.board import WIN_LEVEL, Levels, height
 from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, God, Line, chaos_card
 from bordspel.games.santorini.turns import Action, Board, Supply, actions_of, turn_of
 
@@ -192,6 +192,33 @@ def _result(state: Position, memos: tuple[str, ...], played: list[God], line: Li
         if winners is None and not state.out >> other & 1 and god.wins_at_end(line.board):
             winners = state.team(other)
     return Result(line.board, after, up, winners)
+
+
+CLIMBED = "a worker climbed to level 3"
+NO_TURN = "no legal turn"
+
+
+def end_reason(state: Position, winners: frozenset[int]) -> str:
+    """Why a game with gods ended: a climb, the power that won (``"Pan's power"``), or a seat
+    left with no legal turn. The seat to move is the mover when it won by its own turn."""
+    played = effective_gods(state, state.powers.memos if state.powers is not None else ("",) * state.players)
+    if state.turn in winners:
+        colour = state.turn % state.colours
+        workers = state.workers[2 * colour : 2 * colour + 2]
+        if any(cell >= 0 and height(state.levels, cell) == WIN_LEVEL for cell in workers):
+            return CLIMBED
+        if type(played[state.turn]).wins_by_move is not God.wins_by_move:
+            return power_ending(played[state.turn])
+    for seat in sorted(winners):
+        god = played[seat]
+        if type(god).wins_at_end is not God.wins_at_end and god.wins_at_end(_board(state)):
+            return power_ending(god)
+    return NO_TURN
+
+
+def power_ending(god: God) -> str:
+    """The end reason of a win by ``god``'s power."""
+    return f"{god.name.capitalize()}'s power"
 
 
 def why_illegal(state: Position, move: Any) -> str:

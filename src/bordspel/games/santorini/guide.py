@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
-from bordspel.games.santorini.gods import GOD_TEXTS
+from bordspel.games.santorini.generator import power_ending
+from bordspel.games.santorini.gods import GOD_TEXTS, GODS
 from bordspel.games.santorini.svg import seat_colours
 from bordspel.games.santorini.turns import Action, GodTurn
 from bordspel.games.santorini.web import DOME, other_orders
@@ -14,8 +15,25 @@ from bordspel.svg import render
 
 __all__ = ["GUIDE"]
 
-GOD_ENDING = "a winning move or god power, or no legal turn"
-"""How the engine names the end of a game with gods."""
+POWER_WINS = {
+    "pan": ("a worker moved down two or more levels", "een bouwer daalde twee of meer verdiepingen"),
+    "chronus": ("five complete towers stand on the board", "er staan vijf complete torens op het bord"),
+    "eros": (
+        "the two workers met on the first level",
+        "de twee bouwers kwamen naast elkaar op de eerste verdieping",
+    ),
+}
+"""What each god that wins by its power did (English, Dutch), for the end of the game."""
+
+
+def _power_endings(language: int) -> dict[str, str]:
+    """The prompt of each win by a god's power (``over:Pan's power``), in one language."""
+    endings = {}
+    for name, words in POWER_WINS.items():
+        god = name.capitalize()
+        said = f"{god}'s power: {words[0]}" if language == 0 else f"de kracht van {god}: {words[1]}"
+        endings[f"over:{power_ending(GODS[name])}"] = said
+    return endings
 
 
 def clicks(state: SantoriniState, move: Placement | Turn | GodTurn) -> dict[str, Any]:
@@ -87,7 +105,7 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
             DOME: "Dome",
             "over:a worker climbed to level 3": "a worker climbed to level 3",
             "over:no legal turn": "no legal turn was left",
-            f"over:{GOD_ENDING}": "a winning move or a god's power, or no legal turn",
+            **_power_endings(0),
         },
         "nl": {
             "first": "zet je eerste bouwer neer",
@@ -105,7 +123,7 @@ def prompts(state: SantoriniState) -> dict[str, dict[str, str]]:
             DOME: "Koepel",
             "over:a worker climbed to level 3": "een bouwer klom naar verdieping 3",
             "over:no legal turn": "er was geen zet meer",
-            f"over:{GOD_ENDING}": "een winnende zet of de kracht van een god, of er was geen zet meer",
+            **_power_endings(1),
         },
     }
     if not state.in_setup:
