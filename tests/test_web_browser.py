@@ -223,6 +223,32 @@ def test_the_computer_thinking_shows_its_time_against_the_budget(browser: Browse
     page.close()
 
 
+def test_a_reload_keeps_the_invitation_links_and_the_start_page_lists_your_games(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_context().new_page()
+    start(page, base_url, "santorini", {}, "human", wait_for_board=False)
+    links = {name: page.locator(f"#invite-{name}").input_value() for name in ("1", "spectator")}
+    page.reload()
+    expect(page.locator("#invitations")).to_be_visible()
+    assert {name: page.locator(f"#invite-{name}").input_value() for name in links} == links
+    page.goto(f"{base_url}/")
+    mine = page.locator("#your-games li")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Santorini")
+    mine.locator("button").click()  # the invitation links again
+    assert page.locator("#invite-1").input_value() == links["1"]
+    invited = page.context.browser.new_context().new_page()  # type: ignore[union-attr]
+    invited.goto(links["1"])
+    expect(invited.locator("#board svg")).to_be_visible()
+    invited.goto(f"{base_url}/")  # the invitee finds the game it joined on its own start page
+    expect(invited.locator("#your-games li")).to_contain_text("seat 2")
+    invited.locator("#your-games li a").click()
+    expect(invited.locator("#you")).to_have_text("You play second.")
+    for opened in (page, invited):
+        opened.context.close()
+
+
 def test_two_people_and_the_computer_one_page_asks_for_its_move_and_nothing_is_refused(
     browser: Browser, base_url: str
 ) -> None:

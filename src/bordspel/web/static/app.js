@@ -19,6 +19,8 @@ const bordspel = (() => {
       really_resign: "Really resign?", download: "Download record", moves: "Moves", first: "First position",
       previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
       missing: "No such game", missing_title: "not found", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
+      your_games: "Your games", your_games_text: "The games started or joined in this browser, with their links.",
+      open_game: "Open", show_links: "Invitation links", seat_n: "seat {n}",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
       player: "Player {n}", you: "You", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
@@ -53,6 +55,8 @@ const bordspel = (() => {
       really_resign: "Echt opgeven?", download: "Partij downloaden", moves: "Zetten", first: "Beginstelling",
       previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
       missing: "Spel niet gevonden", missing_title: "niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
+      your_games: "Je spellen", your_games_text: "De spellen die in deze browser begonnen of geopend zijn, met hun links.",
+      open_game: "Openen", show_links: "Uitnodigingslinks", seat_n: "plaats {n}",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
       player: "Speler {n}", you: "Jij", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
@@ -170,6 +174,10 @@ const bordspel = (() => {
         ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
     };
     labels();
+    showStoredGames(meta);
+    onLanguage.push(() => showStoredGames(meta));
+    const invited = storedGames().find((game) => game.id === new URLSearchParams(location.search).get("invite"));
+    if (invited && invited.links) invite(invited);
     const asked = new URLSearchParams(location.search).get("game");
     let chosen = names.includes(asked) ? asked : names[0];
     const pick = () => {
@@ -194,12 +202,53 @@ const bordspel = (() => {
       try {
         const created = await api("POST", "/api/games", { game, options, seats });
         const others = created.seats.filter((spec, seat) => spec === "human" && seat !== created.you);
-        if (others.length) invite(created);
-        else location.href = created.links.seats[created.you];
+        const link = created.links.seats[created.you];
+        remember({ id: created.id, game, you: created.you, link, seats: created.seats, links: others.length ? created.links : null });
+        if (others.length) invite(storedGames()[0]);
+        else location.href = link;
       } catch (error) {
         $("#form-error").textContent = error.message;
       }
     });
+  }
+
+  // -- your games: every game started or joined here, kept in this browser with its links --------
+  const STORED_GAMES = "bordspel.games";
+  const KEPT_GAMES = 30;
+
+  function storedGames() {
+    try {
+      const games = JSON.parse(localStorage.getItem(STORED_GAMES) || "[]");
+      return Array.isArray(games) ? games : [];
+    } catch {
+      return [];
+    }
+  }
+
+  // Keep (or refresh) a game: its id, name, when it was first kept, your seat's link and, for the
+  // one who started it, the other seats' and the spectators' links.
+  function remember(game) {
+    const games = storedGames();
+    const old = games.find((kept) => kept.id === game.id);
+    const kept = { ...old, ...game, since: (old && old.since) || Date.now() };
+    const others = games.filter((other) => other.id !== game.id);
+    try {
+      localStorage.setItem(STORED_GAMES, JSON.stringify([kept, ...others].slice(0, KEPT_GAMES)));
+    } catch {
+      // storage full or refused: the game still works from its link
+    }
+  }
+
+  function showStoredGames(meta) {
+    const games = storedGames().filter((game) => meta.games[game.game]);
+    $("#your-games").hidden = !games.length;
+    $("#your-games-list").replaceChildren(...games.map((game) => {
+      const when = new Date(game.since).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
+      const seat = game.you === null ? "" : ` · ${t("seat_n", { n: game.you + 1 })}`;
+      const open = element("a", { href: game.link, class: "button", text: t("open_game") });
+      const links = game.links ? [element("button", { type: "button", text: t("show_links"), onclick: () => invite(game) })] : [];
+      return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)} · ${when}${seat}` }), open, ...links);
+    }));
   }
 
   function invite(created) {
@@ -215,7 +264,9 @@ const bordspel = (() => {
     $("#play-link").href = created.links.seats[created.you];
     $("#play-link").textContent = t("go_player", { name: t("player", { n: created.you + 1 }) });
     $("#new-game").hidden = true;
+    $("#your-games").hidden = true;
     $("#invitations").hidden = false;
+    history.replaceState(null, "", `/?invite=${encodeURIComponent(created.id)}`); // a reload shows them again
   }
 
   function showOptions(meta, name) {
@@ -344,6 +395,7 @@ const bordspel = (() => {
     if (page.busy) return;
     try {
       const view = await api("GET", `/api/games/${page.id}`, undefined, page.token);
+      if (!page.view && view.you !== null) remember({ id: page.id, game: view.game, you: view.you, link: location.href });
       if (page.error && page.error.lost) showError(page, null); // the server answers again
       if (!page.busy && (!page.view || view.version !== page.view.version)) show(page, view);
     } catch (error) {
