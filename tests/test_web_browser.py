@@ -523,6 +523,38 @@ def test_gods_chosen_at_the_start_show_their_cards(browser: Browser, base_url: s
     page.close()
 
 
+def test_the_start_page_says_what_options_do_and_each_gods_power(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{base_url}/?game=santorini")
+    page.wait_for_selector("#seats select")
+    expect(page.locator("#options")).to_contain_text("limited pieces: 22 level-1 blocks")
+    expect(page.locator("#seat-0-gods-note")).to_have_text("")
+    page.select_option("#seat-0-gods", "pan")
+    expect(page.locator("#seat-0-gods-note")).to_have_text(GOD_TEXT["pan"])
+    page.click("[data-lang=nl]")
+    expect(page.locator("#seat-0-gods-note")).to_have_text(GOD_TEXT_NL["pan"])
+    page.close()
+
+
+def test_rematch_after_the_game_swaps_the_seats_and_keeps_the_options_and_gods(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_context().new_page()
+    start(page, base_url, "santorini", {}, "easy", gods=("pan", "atlas"))
+    expect(page.locator("#rematch")).to_be_hidden()
+    page.click("#resign")
+    page.click("#resign")
+    expect(page.locator("#rematch")).to_be_visible()
+    assert page.locator("#new").get_attribute("href") == "/?game=santorini"
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games")) as created:
+        page.click("#rematch")
+    sent = created.value.post_data_json
+    assert sent["seats"] == ["easy", "human"] and sent["options"]["gods"] == "atlas,pan"
+    expect(page.locator("#you")).to_have_text("You play second.")
+    expect(page.locator("#players .note").nth(1)).to_have_text(f"Pan: {GOD_TEXT['pan']}")
+    page.context.close()
+
+
 def click_squares(page: Page, *squares: str) -> None:
     for square in squares:
         page.click(f"#board [data-square={square}].target")

@@ -65,6 +65,12 @@ class Guide:
     seat_notes: Callable[[Any], dict[str, list[str | None]]] = _no_notes
     """``seat_notes(state)``: per language (English when the page's is missing), each seat's note
     shown under its name (a god card), or None."""
+    option_words: Callable[[], dict[str, dict[str, str]]] = dict
+    """``option_words()``: per language, the start page's label of each option, in words that say
+    what it does (the option's name where a language has none)."""
+    choice_notes: Callable[[], dict[str, dict[str, str]]] = dict
+    """``choice_notes()``: per language, a note on each value of an option chosen seat by seat
+    (a god's power), shown under the seat's choice on the start page."""
     rules: Callable[[], Rules] | None = None
     """The rules page's text per language (None: no rules page)."""
     examples: Callable[[], dict[str, str]] = dict

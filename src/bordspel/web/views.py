@@ -103,6 +103,7 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "prompts": guide_of(state.name).prompts(state),
         "seat_colours": guide_of(state.name).seat_colours(state),
         "seat_notes": guide_of(state.name).seat_notes(state),
+        "options": _start_options(state),
         "choices": [
             {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
         ],
@@ -160,6 +161,14 @@ def record_text(stored: StoredGame) -> str:
     return stored.game.to_record()
 
 
+def _start_options(state: State) -> dict[str, Any]:
+    """The game's options that a start page offers (a rematch starts with them)."""
+    limits = {key: limit.describe() for key, limit in type(state).option_limits.items()}
+    return {
+        key: value for key, value in state.options().items() if key in limits and _offered(value, limits[key])
+    }
+
+
 def _offered(default: object, limit: dict[str, Any]) -> bool:
     """Whether a start page offers the option: a flag, a number, or a text chosen seat by seat
     (its value: each seat's choice joined by commas, ``-`` for none, ``random`` to draw)."""
@@ -181,6 +190,8 @@ def meta() -> dict[str, Any]:
             "title": _titles(name),
             "rules": guide_of(name).rules is not None,
             "options": options,
+            "option_words": guide_of(name).option_words(),
+            "choice_notes": guide_of(name).choice_notes(),
             "limits": limits,
             "seats": cls.initial().num_players,
             "levels": [level for level in levels if not level.endswith(BASELINE)],

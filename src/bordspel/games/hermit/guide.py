@@ -133,4 +133,11 @@ def rules() -> Rules:
     }
 
 
-GUIDE = Guide(clicks=clicks, prompts=prompts, rules=rules, examples=examples)
+def option_words() -> dict[str, dict[str, str]]:
+    return {
+        "en": {"size": "board size (squares a side)"},
+        "nl": {"size": "grootte van het bord (velden per zijde)"},
+    }
+
+
+GUIDE = Guide(clicks=clicks, prompts=prompts, option_words=option_words, rules=rules, examples=examples)

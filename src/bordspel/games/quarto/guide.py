@@ -132,4 +132,11 @@ def rules() -> Rules:
     }
 
 
-GUIDE = Guide(clicks=clicks, prompts=prompts, rules=rules, examples=examples)
+def option_words() -> dict[str, dict[str, str]]:
+    return {
+        "en": {"advanced": "advanced: four pieces sharing a property in a 2x2 square also win"},
+        "nl": {"advanced": "gevorderd: vier stukken die iets delen in een 2x2-vierkant winnen ook"},
+    }
+
+
+GUIDE = Guide(clicks=clicks, prompts=prompts, option_words=option_words, rules=rules, examples=examples)

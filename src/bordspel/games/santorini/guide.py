@@ -137,6 +137,21 @@ def seat_notes(state: SantoriniState) -> dict[str, list[str | None]]:
     return {language: _cards(state, language) for language in GOD_TEXTS}
 
 
+def option_words() -> dict[str, dict[str, str]]:
+    return {
+        "en": {
+            "players": "number of players",
+            "finite_supply": "limited pieces: 22 level-1 blocks, 18 level-2, 14 level-3 and 18 domes",
+            "gods": "god",
+        },
+        "nl": {
+            "players": "aantal spelers",
+            "finite_supply": "beperkte voorraad: 22 blokken voor verdieping 1, 18, 14 en 18 koepels",
+            "gods": "god",
+        },
+    }
+
+
 FACE_UP = {"en": "Face-up", "nl": "Open kaart"}
 """The words before Chaos's face-up power."""
 
@@ -315,6 +330,8 @@ GUIDE = Guide(
     prompts=prompts,
     seat_colours=seat_colours,
     seat_notes=seat_notes,
+    option_words=option_words,
+    choice_notes=lambda: {language: dict(texts) for language, texts in GOD_TEXTS.items()},
     rules=rules,
     examples=examples,
 )

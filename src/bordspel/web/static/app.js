@@ -19,7 +19,7 @@ const bordspel = (() => {
       really_resign: "Really resign?", download: "Download record", moves: "Moves", first: "First position",
       previous: "Previous move", next: "Next move", last: "Last move", live: "Back to the game",
       missing: "No such game", missing_title: "not found", missing_text: "There is no game or page at this address: the link may be mistyped, or the game was stored by another server.",
-      your_games: "Your games", your_games_text: "The games started or joined in this browser, with their links.",
+      rematch: "Rematch", your_games: "Your games", your_games_text: "The games started or joined in this browser, with their links.",
       open_game: "Open", show_links: "Invitation links", seat_n: "seat {n}",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
       player: "Player {n}", you: "You", your_move: "Your turn", your_turn: "Your turn: {prompt}",
@@ -55,7 +55,7 @@ const bordspel = (() => {
       really_resign: "Echt opgeven?", download: "Partij downloaden", moves: "Zetten", first: "Beginstelling",
       previous: "Vorige zet", next: "Volgende zet", last: "Laatste zet", live: "Terug naar het spel",
       missing: "Spel niet gevonden", missing_title: "niet gevonden", missing_text: "Op dit adres is geen spel of pagina: de link is misschien verkeerd getypt, of het spel staat op een andere server.",
-      your_games: "Je spellen", your_games_text: "De spellen die in deze browser begonnen of geopend zijn, met hun links.",
+      rematch: "Revanche", your_games: "Je spellen", your_games_text: "De spellen die in deze browser begonnen of geopend zijn, met hun links.",
       open_game: "Openen", show_links: "Uitnodigingslinks", seat_n: "plaats {n}",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
       player: "Speler {n}", you: "Jij", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
@@ -275,7 +275,7 @@ const bordspel = (() => {
     box.replaceChildren();
     const options = Object.fromEntries(Object.entries(meta.games[name].options).filter(([o]) => !meta.games[name].limits[o].per_seat));
     for (const [option, value] of Object.entries(options)) {
-      const label = t(option === "players" ? "players_option" : option);
+      const label = optionWord(meta, name, option);
       if (typeof value === "boolean") {
         const input = element("input", { type: "checkbox", name: option, id: `option-${option}` });
         input.checked = option in before ? before[option] : value;
@@ -291,6 +291,18 @@ const bordspel = (() => {
     }
     if (!Object.keys(options).length) box.append(element("span", { text: t("none") }));
     showSeats(meta, name);
+  }
+
+  // An option's label in the game's own words (its guide), else the page's.
+  function optionWord(meta, name, option) {
+    const words = meta.games[name].option_words || {};
+    return (words[language] || words.en || {})[option] || t(option === "players" ? "players_option" : option);
+  }
+
+  // The note on a seat's choice (a god's power) under its select.
+  function choiceNote(meta, name, value) {
+    const notes = meta.games[name].choice_notes || {};
+    return (notes[language] || notes.en || {})[value] || "";
   }
 
   function showSeats(meta, name) {
@@ -314,7 +326,9 @@ const bordspel = (() => {
           choice.append(element("option", { value, text }));
         }
         choice.value = previous[choice.id] || "-";
-        column.append(element("label", { for: choice.id }, t(option), choice));
+        const note = element("small", { class: "choice-note", id: `${choice.id}-note`, text: choiceNote(meta, name, choice.value) });
+        choice.addEventListener("change", () => { note.textContent = choiceNote(meta, name, choice.value); });
+        column.append(element("label", { for: choice.id }, optionWord(meta, name, option), choice), note);
       }
       box.append(column);
     }
@@ -353,6 +367,7 @@ const bordspel = (() => {
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
     $("#resign").addEventListener("click", () => resign(page));
     $("#hint-button").addEventListener("click", () => askHint(page));
+    $("#rematch").addEventListener("click", () => rematch(page));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     $("#board").addEventListener("pointerdown", (event) => {
@@ -431,6 +446,29 @@ const bordspel = (() => {
   function showMessage(page) {
     const error = page.error;
     $("#message").textContent = !error ? "" : error.key ? t(error.key) : error.text;
+  }
+
+  // A new game with the same options, each player (with their god) one seat on: with two, the
+  // seats swapped. Against the computer it opens at once; other people get new links to send.
+  async function rematch(page) {
+    const view = page.view;
+    const meta = await api("GET", "/api/meta");
+    const limits = meta.games[view.game].limits;
+    const turn = (list) => [list[list.length - 1], ...list.slice(0, -1)];
+    const options = { ...view.options };
+    for (const [option, value] of Object.entries(options)) {
+      if (limits[option] && limits[option].per_seat && value.includes(",")) options[option] = turn(value.split(",")).join(",");
+    }
+    try {
+      const created = await api("POST", "/api/games", { game: view.game, options, seats: turn(view.seats) });
+      const you = (view.you + 1) % view.seats.length;
+      const others = created.seats.some((spec, seat) => spec === "human" && seat !== you);
+      const link = created.links.seats[you];
+      remember({ id: created.id, game: view.game, you, link, seats: created.seats, links: others ? created.links : null });
+      location.href = others ? `/?invite=${encodeURIComponent(created.id)}` : link;
+    } catch (error) {
+      showError(page, error);
+    }
   }
 
   function resign(page) {
@@ -667,6 +705,8 @@ const bordspel = (() => {
     // A finished game's result is final: nothing is taken back once it is over.
     $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(view.outcome);
     $("#resign").disabled = Boolean(view.outcome);
+    $("#rematch").hidden = !(person && view.outcome);
+    $("#new").href = `/?game=${encodeURIComponent(view.game)}`;
     if (!$("#resign").dataset.confirm || view.outcome) {
       delete $("#resign").dataset.confirm;
       $("#resign").textContent = t("resign");
