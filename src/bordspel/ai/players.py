@@ -321,7 +321,8 @@ class AlphaBetaPlayer(_Solving):
 
     def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
         """The analysis after every finished depth (one proven answer when the solver settles it);
-        with ``multipv`` N, each next line is a search without the moves of the lines before."""
+        with ``multipv`` N, each next line is a search without the moves of the lines before (and
+        no line is the opening table's, whose moves have no score to rank)."""
         lines = _line_count(state, multipv)
         if lines == 1:
             yield from self._analysis(state, limit)
@@ -329,7 +330,11 @@ class AlphaBetaPlayer(_Solving):
         share = _line_limit(self.limit if limit is None else limit, lines)
         excluded: list[Any] = []
         for rank in range(1, lines + 1):
-            stream = self._analysis(state, share) if rank == 1 else self._without(state, share, excluded)
+            stream = (
+                self._analysis(state, share, book=False)
+                if rank == 1
+                else self._without(state, share, excluded)
+            )
             for result in stream:
                 result.multipv = rank
                 yield result
@@ -347,12 +352,14 @@ class AlphaBetaPlayer(_Solving):
             result.seconds = time.perf_counter() - started
             yield result
 
-    def _analysis(self, state: State, limit: Limit | None) -> Iterator[SearchResult]:
+    def _analysis(self, state: State, limit: Limit | None, book: bool = True) -> Iterator[SearchResult]:
+        """The analysis of one line: the solver's, the opening table's (with ``book``), or the
+        search's after every depth."""
         start = self._begin(state, limit)
         if start.proven is not None:
             yield start.proven
             return
-        opening = self.options.opening
+        opening = self.options.opening if book else None
         move = None if opening is None else opening(state)
         if move is not None:
             yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - start.started, [move])

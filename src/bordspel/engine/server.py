@@ -75,6 +75,7 @@ class EngineServer:
             self.say(f"info string error {error}")
 
     def searching(self) -> bool:
+        """Whether a search runs (its ``bestmove`` is not yet written)."""
         return self.search is not None and not self.search.finished
 
     def identify(self, words: list[str]) -> None:
