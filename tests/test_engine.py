@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -15,6 +16,7 @@ import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai.arena import SerialBackend, run_arena
+from bordspel.ai.registry import register_player
 from bordspel.core import BordspelError, game_class, new_game
 from bordspel.engine import (
     EngineError,
@@ -25,6 +27,9 @@ from bordspel.engine import (
     Limit,
     SimpleEngine,
 )
+from bordspel.engine.server import EngineServer
+from bordspel.play import Session
+from bordspel.record import Game
 
 ENGINE = [sys.executable, "-m", "bordspel", "engine"]
 BAD = [sys.executable, str(Path(__file__).with_name("bad_engine.py"))]
@@ -58,7 +63,9 @@ VARIANTS = [
 @pytest.mark.parametrize("state", VARIANTS, ids=lambda state: state.to_str())
 def test_the_engine_plays_every_game_and_variant(engine: SimpleEngine, state: object) -> None:
     assert hasattr(state, "legal_moves")
+    engine.configure({"player": "alphabeta:solver=0"})  # the search alone: quick on any board
     result = engine.play(state, Limit(depth=1))  # type: ignore[arg-type]
+    engine.configure({"player": "hard"})
     assert result.move in state.legal_moves()
     assert result.info is not None and result.info.pv[:1] in ([], [result.move])
 
@@ -130,12 +137,12 @@ def test_an_engine_that_dies_raises_with_its_exit_code_and_stderr() -> None:
 
 
 def test_an_engine_that_hangs_raises_a_timeout_and_is_killed() -> None:
-    bad = _bad("hang", timeout=0.5)
-    with pytest.raises(EngineTimeout, match=r"said nothing for 0\.5 s during a search; it was killed"):
+    bad = _bad("hang", timeout=0.3)
+    with pytest.raises(EngineTimeout, match=r"said nothing for 0\.3 s during a search; it was killed"):
         bad.play(new_game("quarto"), Limit(depth=1))
     assert bad.process.poll() is not None
     with pytest.raises(EngineTimeout, match="instead of answering bordspel"):
-        _bad("mute", timeout=0.5)
+        _bad("mute", timeout=0.3)
 
 
 @pytest.mark.parametrize(("mode", "said"), [("garbage", "the weather is fine"), ("illegal", "z9:Q")])
@@ -178,6 +185,8 @@ def test_an_engine_player_starts_its_program_at_the_first_move_and_closes_it() -
     process = player.engine.process
     player.close()
     assert process.poll() is not None and player.engine is None
+    with pytest.raises(EngineError, match="cannot start the engine 'no-such-program-here'"):
+        SimpleEngine.popen("no-such-program-here --fast")
     for spec in ("engine:", "engine:time=1", "engine:no-such-program-here --fast"):
         with pytest.raises(BordspelError, match="give a program to run"):
             make_player(spec, "quarto")
@@ -217,3 +226,57 @@ def test_the_documented_session_is_what_the_engine_says() -> None:
             said = [" ".join(engine._read(f"after {command}")) for _ in answers]
             assert [FIGURES.sub("time T nps N", line) for line in said] == answers, command
         assert engine.process.wait(10) == 0
+
+
+def test_a_terminal_game_against_an_engine_closes_it_at_the_end() -> None:
+    spec = "engine:depth=1 " + " ".join(ENGINE) + " --game hermit"
+    out = io.StringIO()
+    session = Session(Game(new_game("hermit", size=3)), [spec, "random"], colour=False, seed=1, out=out)
+    assert session.run() == 0
+    engine_player = session.players[0]
+    assert isinstance(engine_player, EnginePlayer) and engine_player.engine is None
+    assert f"player 1 ({spec}) plays" in out.getvalue() and "result" in out.getvalue()
+
+
+def test_newgame_goes_back_to_the_start_with_the_game_options(engine: SimpleEngine) -> None:
+    engine.configure({"game": "hermit", "game.size": 3})
+    engine.send("position string RBB/Y.Y/RBR")  # a finished game
+    engine.send("newgame")
+    engine.send("go depth 1")
+    lines = []
+    while not lines or lines[-1][0] != "bestmove":
+        lines.append(engine._read("after go"))
+    start = new_game("hermit", size=3)
+    assert start.parse_move(lines[-1][1]) in start.legal_moves()
+
+
+@pytest.mark.slow
+def test_an_engine_plays_whole_games_of_santorini_with_gods() -> None:
+    spec = "engine:time=0.05 " + " ".join(ENGINE)
+    options = {"gods": "apollo/pan"}
+    standings = run_arena(
+        "santorini", [spec, "random"], 2, options=options, backend=SerialBackend(), progress=None
+    )
+    assert standings.stats[spec].wins == 2
+
+
+class _Broken:
+    """A player with a bug."""
+
+    name = "broken"
+
+    def step(self, state: object) -> object:
+        raise IndexError("no such square")
+
+
+def test_a_failed_search_is_reported_and_no_move_made_up() -> None:
+    register_player("broken", "quarto", lambda seed: _Broken())
+    out = io.StringIO()
+    server = EngineServer(out, "quarto", "broken")
+    server.handle(["go", "depth", "1"])
+    assert server.search is not None
+    server.search.thread.join(30)  # the search ends by itself
+    assert out.getvalue().splitlines() == [
+        "info string error the search failed: IndexError: no such square",
+        "bestmove (none)",
+    ]

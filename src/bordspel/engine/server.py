@@ -239,7 +239,7 @@ class Search:
         self.thread.start()
 
     def _relay(self, reader: Connection) -> None:
-        best = None
+        best, failed = None, False
         while True:
             try:
                 message = reader.recv()
@@ -250,14 +250,15 @@ class Search:
                 best = message.move if message.multipv == 1 else best
             elif isinstance(message, str):
                 self.server.say(f"info string error {message}")
+                failed = True
             elif message is not None:
                 best = message  # a move of a player that does not search
         self.process.join()
-        if best is None:
+        if best is None and not failed:
             best = self.state.legal_moves()[0]
             self.server.say("info string stopped before the search found a move: the first legal move")
         self.finished = True
-        self.server.say(f"bestmove {best.to_str()}")
+        self.server.say(f"bestmove {'(none)' if best is None else best.to_str()}")
 
     def stop(self) -> None:
         """End the child process (when still searching) and wait for ``bestmove``."""
@@ -275,6 +276,8 @@ def _search(
             writer.send(message)
     except (BordspelError, ValueError) as error:
         writer.send(str(error))
+    except Exception as error:  # a bug in a player: the engine says so and lives on
+        writer.send(f"the search failed: {type(error).__name__}: {error}")
     writer.send(None)
 
 
