@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import IO, Any, overload
+from typing import IO, Any, NoReturn, overload
 
 from bordspel.ai.search import Limit
 from bordspel.core import BordspelError, State
@@ -102,10 +102,14 @@ class SimpleEngine:
         self.options: dict[str, Option] = {}
         self.games: list[str] = []
         self.protocol = 0
+        self.game: str | None = None
+        """The engine's game (its option ``game``), as this driver last set it."""
         self.busy = False
         self._finalizer = weakref.finalize(self, _kill_group, process)
         threading.Thread(target=_pump, args=(process.stdout, self.lines.put, True), daemon=True).start()
-        threading.Thread(target=_pump, args=(process.stderr, self.stderr.append, False), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=_pump, args=(process.stderr, self.stderr.append, False))
+        self._stderr_reader.daemon = True
+        self._stderr_reader.start()
 
     @classmethod
     def popen(cls, command: str | Sequence[str], *, timeout: float | None = 30.0) -> SimpleEngine:
@@ -177,10 +181,9 @@ class SimpleEngine:
         """The next line of the protocol; EngineProtocolError for any other."""
         words = self._read(doing, extra)
         if words[0] not in LINE_WORDS:
-            self.kill()
-            raise EngineProtocolError(
-                f"the engine {self.command[0]!r} wrote {' '.join(words)!r} {doing}, which is no line of"
-                f" the protocol (lines start with {', '.join(LINE_WORDS)}); it was killed"
+            starts = ", ".join(LINE_WORDS)
+            self._protocol_error(
+                words, f"{doing}, which is no line of the protocol (they start with {starts})"
             )
         return words
 
@@ -188,6 +191,7 @@ class SimpleEngine:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(QUIT_WAIT)
         code = self.process.poll()
+        self._stderr_reader.join(QUIT_WAIT)  # its last lines
         self.close()
         stderr = "; its last stderr lines: " + " | ".join(self.stderr) if self.stderr else " (no stderr)"
         return EngineTerminated(f"the engine {self.command[0]!r} ended (exit code {code}) {doing}{stderr}")
@@ -203,6 +207,7 @@ class SimpleEngine:
         while words[0] != "bordspelok":
             self._learn(words)
             words = self._expect("while answering bordspel")
+        self.game = self.options["game"].default if "game" in self.options else None
 
     def _learn(self, words: list[str]) -> None:
         """One line of the answer to ``bordspel``."""
@@ -218,7 +223,7 @@ class SimpleEngine:
         else:
             self._protocol_error(words, "while answering bordspel")
 
-    def _protocol_error(self, words: list[str], doing: str) -> None:
+    def _protocol_error(self, words: list[str], doing: str) -> NoReturn:
         self.kill()
         raise EngineProtocolError(
             f"the engine {self.command[0]!r} wrote {' '.join(words)!r} {doing}; it was killed"
@@ -252,15 +257,19 @@ class SimpleEngine:
         """Set the engine's options (``{"player": "easy", "game.size": 4}``)."""
         lines = [f"setoption name {name} value {_option_value(value)}" for name, value in options.items()]
         self._checked(lines, "the options " + ", ".join(options))
+        if "game" in options:
+            self.game = str(options["game"])
 
     def _go(self, state: State, limit: Limit | None, multipv: int | None) -> SearchLines:
         """Set up ``state`` (its game first) and the lines to find, then search."""
         if self.games and state.name not in self.games:
             raise EngineError(f"the engine plays {', '.join(self.games)}, not {state.name}")
-        lines = [f"setoption name game value {state.name}", f"position string {state.to_str()}"]
+        lines = [] if state.name == self.game else [f"setoption name game value {state.name}"]
+        lines.append(f"position string {state.to_str()}")
         if multipv is not None or "multipv" in self.options:
             lines.append(f"setoption name multipv value {multipv or 1}")
         self._checked(lines, f"the position {state.to_str()!r}")
+        self.game = state.name
         self.send(_go_command(limit))
         self.busy = True
         return SearchLines(self, state, 0.0 if limit is None or limit.time is None else limit.time)
@@ -343,7 +352,6 @@ class SearchLines:
             return parse_info(" ".join(words), self.state)
         except (ValueError, IndexError, BordspelError) as error:
             self.engine._protocol_error(words, f"during a search ({error})")
-            raise
 
     def _move(self, words: list[str]) -> Any:
         if len(words) < 2 or words[1] == "(none)":
@@ -352,7 +360,6 @@ class SearchLines:
             return self.state.parse_move(words[1])
         except BordspelError as error:
             self.engine._protocol_error(words, f"(an illegal move: {error})")
-            raise
 
 
 class AnalysisResult:
