@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bordspel.core import BordspelError, Move, Part, State, available_games, game_class, game_part, part_path
+from bordspel.game_options import parse_options
 
 __all__ = ["SOLVER_PART", "Solver", "main"]
 
@@ -35,38 +36,6 @@ SOLVER_PART: Part[Solver] = Part(
     lambda found: callable(getattr(found, "add_arguments", None)) and callable(getattr(found, "solve", None)),
 )
 """The ``solver`` part of a GameSpec (by convention ``<package>.cli:SOLVER``)."""
-
-
-def parse_options(game: str, pairs: Sequence[str]) -> dict[str, Any]:
-    """``["size=6"]`` as keyword options of the game, converted by their defaults' types."""
-    defaults = {
-        name: p.default
-        for name, p in inspect.signature(game_class(game).initial).parameters.items()
-        if p.kind is p.KEYWORD_ONLY or p.default is not p.empty
-    }
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        name, eq, text = pair.partition("=")
-        if not eq or name not in defaults:
-            known = ", ".join(f"{k}=..." for k in defaults)
-            raise BordspelError(f"unknown option {pair!r} for {game}; it takes {known}")
-        options[name] = _convert(text, defaults[name], name)
-    return options
-
-
-def _convert(text: str, default: object, name: str) -> object:
-    if default is None and text.lstrip("-").isdigit():  # an optional number, like a seed
-        return int(text)
-    if isinstance(default, bool):
-        if text.lower() not in ("1", "0", "yes", "no", "true", "false", "on", "off"):
-            raise BordspelError(f"option {name} is yes or no, not {text!r}")
-        return text.lower() in ("1", "yes", "true", "on")
-    if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise BordspelError(f"option {name} is a whole number, not {text!r}") from None
-    return text
 
 
 def _show(state: State, colour: bool, last: Move | None = None) -> str:
@@ -123,13 +92,23 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     player = analyser(args.player, args.game, seed=args.seed)
     given = args.time is not None or args.depth is not None or args.nodes is not None
     limit = Limit(args.time, args.depth, args.nodes) if given else None
-    for result in player.analysis(state, limit):
+    if args.multipv < 1:
+        raise BordspelError(f"--multipv is the number of lines to show, 1 or more, not {args.multipv}")
+    for result in player.analysis(state, limit, args.multipv):
         line = " ".join(move.to_str() for move in result.principal_variation)
+        rank = f"line {result.multipv}  " if args.multipv > 1 else ""
         print(
-            f"depth {result.depth:2}  {result.describe():18} nodes {result.nodes:>9,}  "
+            f"{rank}depth {result.depth:2}  {result.describe():18} nodes {result.nodes:>9,}  "
             f"{result.seconds:6.2f} s  {line}{'  (proven)' if result.proven else ''}",
             flush=True,
         )
+    return 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from bordspel.engine.server import serve
+
+    serve(args.game, args.player)
     return 0
 
 
@@ -327,7 +306,18 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--depth", type=int, default=None, help="plies: a reproducible limit")
     analyse.add_argument("--nodes", type=int, default=None, help="positions: a reproducible limit")
     analyse.add_argument("--seed", type=int, default=None, help="seed the player's randomness")
+    analyse.add_argument(
+        "--multipv", type=int, default=1, metavar="N", help="the best N moves, each with its line (default 1)"
+    )
     analyse.set_defaults(run=cmd_analyse)
+    engine = commands.add_parser(
+        "engine",
+        help="speak the engine protocol on stdin and stdout (docs/engine-protocol.md)",
+        description="Speak the engine protocol on stdin and stdout: send bordspel, then position and go.",
+    )
+    engine.add_argument("--game", choices=available_games(), default="santorini", help="the first game")
+    engine.add_argument("--player", default="hard", help="the searching player (default hard)")
+    engine.set_defaults(run=cmd_engine)
     arena = commands.add_parser("arena", help="play many games between players and rank them")
     arena.add_argument("game", choices=available_games())
     arena.add_argument(

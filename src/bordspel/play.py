@@ -15,7 +15,7 @@ from typing import TextIO
 
 from bordspel import ansi
 from bordspel.ai import make_player
-from bordspel.ai.players import Player
+from bordspel.ai.players import Player, close_player
 from bordspel.core import BordspelError, Move, State
 from bordspel.guide import guide_of
 from bordspel.record import Game
@@ -107,7 +107,15 @@ class Session:
         return f"player {seat + 1}" + ("" if spec == HUMAN else f" ({spec})")
 
     def run(self) -> int:
-        """Play until the game ends with no person left to undo, or the person leaves."""
+        """Play until the game ends with no person left to undo, or the person leaves; then
+        end the players' programs (engines), if any."""
+        try:
+            return self._run()
+        finally:
+            for player in self.players.values():
+                close_player(player)
+
+    def _run(self) -> int:
         self._say(self._line_up())
         if ansi.notes(self.game.state):
             self._say(ansi.notes(self.game.state))
@@ -165,7 +173,11 @@ class Session:
         state = self.game.state
         if state.is_over():
             raise BordspelError("the game is over")
-        move = make_player(self.hint_spec, state.name, self.seed).step(state)
+        player = make_player(self.hint_spec, state.name, self.seed)
+        try:
+            move = player.step(state)
+        finally:
+            close_player(player)
         self._say(f"hint: {move.to_str()}")
 
     def _undo(self, _: str) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
+from bordspel.ai.players import close_player
 from bordspel.ai.registry import make_player
 from bordspel.ai.search import Limit
 from bordspel.core import BordspelError, new_game
@@ -112,12 +113,16 @@ def play_game(task: GameTask) -> GameResult:
     record = Game(state, {**tags, "Round": str(task.index + 1), "Seed": str(task.seed)})
     play_opening(record, task.opening, random.Random(task.opening_seed))
     timings: list[list[float]] = [[] for _ in players]
-    while not record.state.is_over():
-        seat = record.state.to_move
-        thinking = time.perf_counter()
-        move = players[seat].step(record.state)
-        timings[seat].append(time.perf_counter() - thinking)
-        record.play(move)
+    try:
+        while not record.state.is_over():
+            seat = record.state.to_move
+            thinking = time.perf_counter()
+            move = players[seat].step(record.state)
+            timings[seat].append(time.perf_counter() - thinking)
+            record.play(move)
+    finally:
+        for player in players:
+            close_player(player)
     outcome = record.outcome()
     assert outcome is not None
     moves = " ".join(move.to_str() for move in record.moves)

@@ -124,11 +124,22 @@ class MCTSResult:
 
     def line(self) -> list[Any]:
         """The most visited line from the root (the principal variation)."""
-        moves, node = [], self.tree.root
-        while node.children:
-            node = node.most_visited()
-            moves.append(node.move)
-        return moves
+        return _line(self.tree.root.most_visited())
+
+    def ranked(self) -> list[tuple[list[Any], float]]:
+        """Every root move's most visited line and mean reward (for the player to move), the
+        most visited move first."""
+        children = sorted(self.tree.root.children, key=lambda c: -c.visits)
+        return [(_line(child), child.reward / child.visits) for child in children]
+
+
+def _line(node: _Node) -> list[Any]:
+    """``node``'s move, then the most visited line below it."""
+    moves = [node.move]
+    while node.children:
+        node = node.most_visited()
+        moves.append(node.move)
+    return moves
 
 
 def random_playout(state: State, rng: random.Random) -> tuple[float, ...]:

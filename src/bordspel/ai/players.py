@@ -2,7 +2,10 @@
 
 Search players also answer ``analyse(state, limit)`` (python-chess's ``engine.analyse``): the
 best move with its score, depth, nodes, principal variation and time; ``analysis(state, limit)``
-streams the same for every depth of the iterative deepening.
+streams the same for every depth of the iterative deepening. With ``multipv=N``,
+``analyse_lines`` gives the best N root moves, each with its own score and line (alpha-beta
+searches again without the better moves; MCTS ranks its root moves by visits), and
+``analysis`` streams every line's results, tagged with their rank.
 
 A time limit is the whole budget of a move: the solver (when the game has one) gets at most
 its share, the search the rest, and both stop within a few milliseconds of their deadlines.
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -43,6 +46,7 @@ __all__ = [
     "Proven",
     "RandomPlayer",
     "SolverEndgame",
+    "close_player",
 ]
 
 PUCT_EXPLORATION = 2.0
@@ -66,6 +70,13 @@ class Player(Protocol[MoveT]):
         """The move this player makes in ``state``."""
 
 
+def close_player(player: Player) -> None:
+    """End what ``player`` holds open (an engine program's process), if anything."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
+
+
 @runtime_checkable
 class Analyser(Player[MoveT], Protocol[MoveT]):
     """A player that searches and says what it found: alpha-beta and MCTS, so every level but
@@ -77,8 +88,40 @@ class Analyser(Player[MoveT], Protocol[MoveT]):
         """The best move in ``state`` with its score, depth, nodes, principal variation and time
         (within ``limit``, else the player's own)."""
 
-    def analysis(self, state: State[MoveT], limit: Limit | None = None) -> Iterator[SearchResult]:
-        """The analysis after every finished depth of the search (MCTS: one, at the end)."""
+    def analysis(
+        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+    ) -> Iterator[SearchResult]:
+        """The analysis after every finished depth of the search (MCTS: one, at the end); with
+        ``multipv`` N, that of each of the best N lines in turn (``SearchResult.multipv``)."""
+
+    def analyse_lines(
+        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+    ) -> list[SearchResult]:
+        """The best ``multipv`` root moves (fewer when fewer are legal), best first, each with its
+        score, depth and principal variation; ``limit``'s time and nodes are shared among them."""
+
+
+def final_lines(results: Iterable[SearchResult]) -> list[SearchResult]:
+    """The last result of each line of a multi-PV stream, by rank."""
+    lines: dict[int, SearchResult] = {}
+    for result in results:
+        lines[result.multipv] = result
+    return [lines[rank] for rank in sorted(lines)]
+
+
+def _line_limit(limit: Limit, lines: int) -> Limit:
+    """Each line's share of a multi-PV analysis's time and nodes (the depth is each line's)."""
+    time_share = None if limit.time is None else limit.time / lines
+    nodes = None if limit.nodes is None else max(1, limit.nodes // lines)
+    return Limit(time_share, limit.depth, nodes)
+
+
+def _line_count(state: State, multipv: int) -> int:
+    """How many lines a multi-PV analysis of ``state`` gives: ``multipv``, at most one a move."""
+    if multipv < 1:
+        raise ValueError(f"multipv is the number of lines, 1 or more, not {multipv}")
+    _require_moves(state)
+    return 1 if multipv == 1 else min(multipv, state.count_moves())
 
 
 @dataclass(frozen=True)
@@ -272,13 +315,51 @@ class AlphaBetaPlayer(_Solving):
         self.last = result
         return result
 
-    def analysis(self, state: State, limit: Limit | None = None) -> Iterator[SearchResult]:
-        """The analysis after every finished depth (one proven answer when the solver settles it)."""
+    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
+        """The best ``multipv`` moves, best first (see :meth:`Analyser.analyse_lines`)."""
+        return final_lines(self.analysis(state, limit, multipv))
+
+    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+        """The analysis after every finished depth (one proven answer when the solver settles it);
+        with ``multipv`` N, each next line is a search without the moves of the lines before (and
+        no line is the opening table's, whose moves have no score to rank)."""
+        lines = _line_count(state, multipv)
+        if lines == 1:
+            yield from self._analysis(state, limit)
+            return
+        share = _line_limit(self.limit if limit is None else limit, lines)
+        excluded: list[Any] = []
+        for rank in range(1, lines + 1):
+            stream = (
+                self._analysis(state, share, book=False)
+                if rank == 1
+                else self._without(state, share, excluded)
+            )
+            for result in stream:
+                result.multipv = rank
+                yield result
+            excluded.append(result.move)
+
+    def _without(self, state: State, limit: Limit, excluded: list[Any]) -> Iterator[SearchResult]:
+        """The search of ``state`` among the moves not in ``excluded`` (scores proven only when
+        the search itself forces them)."""
+        started = time.perf_counter()
+        moves = [move for move in state.legal_moves() if move not in excluded]
+        deadline = search.earliest(
+            deadline_after(limit.time, started), deadline_after(self.search_time, started)
+        )
+        for result in self._searcher(state, limit, deadline, moves).iterate(state):
+            result.seconds = time.perf_counter() - started
+            yield result
+
+    def _analysis(self, state: State, limit: Limit | None, book: bool = True) -> Iterator[SearchResult]:
+        """The analysis of one line: the solver's, the opening table's (with ``book``), or the
+        search's after every depth."""
         start = self._begin(state, limit)
         if start.proven is not None:
             yield start.proven
             return
-        opening = self.options.opening
+        opening = self.options.opening if book else None
         move = None if opening is None else opening(state)
         if move is not None:
             yield SearchResult(move, 0.0, 0, 0, time.perf_counter() - start.started, [move])
@@ -349,9 +430,25 @@ class MCTSPlayer(_Solving):
     def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
         """The most visited move, its mean return (x 100 as the score), playouts as nodes, the
         most visited line as principal variation."""
+        return self.analyse_lines(state, limit)[0]
+
+    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves, each as :meth:`analyse` describes the best;
+        a move the solver proves comes first, the search ranks the others."""
+        lines = _line_count(state, multipv)
         start = self._begin(state, limit)
-        if start.proven is not None:
-            return start.proven
+        if start.proven is None:
+            return self._search(state, start, start.moves)[:lines]
+        if lines == 1:
+            return [start.proven]
+        others = [move for move in state.legal_moves() if move != start.proven.move]
+        return [start.proven, *self._search(state, start, others, first_rank=2)[: lines - 1]]
+
+    def _search(
+        self, state: State, start: _Start, moves: list[Any] | None, first_rank: int = 1
+    ) -> list[SearchResult]:
+        """Every root move of one search among ``moves`` (None: all), most visited first, ranked
+        from ``first_rank``."""
         limit, started, deadline = start.limit, start.started, start.deadline
         remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
         tree = self.tree.reused(state) if self.reuse and self.tree is not None else None
@@ -366,14 +463,15 @@ class MCTSPlayer(_Solving):
             prior=prior,
             value=value,
             exploration=1.4 if prior is None else PUCT_EXPLORATION,
-            root_moves=start.moves,
+            root_moves=moves,
         )
         self.tree = found.tree if self.reuse else None
-        line = found.line()
-        return SearchResult(
-            found.move, 100 * found.value, len(line), found.playouts, time.perf_counter() - started, line
-        )
+        seconds = time.perf_counter() - started
+        return [
+            SearchResult(line[0], 100 * value, len(line), found.playouts, seconds, line, multipv=rank)
+            for rank, (line, value) in enumerate(found.ranked(), first_rank)
+        ]
 
-    def analysis(self, state: State, limit: Limit | None = None) -> Iterator[SearchResult]:
-        """MCTS has no depths to stream: one analysis at the end."""
-        yield self.analyse(state, limit)
+    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+        """MCTS has no depths to stream: its lines at the end."""
+        yield from self.analyse_lines(state, limit, multipv)

@@ -1,11 +1,12 @@
 """Game knowledge per game, and players built from short specifications.
 
 A specification is a player name with options, like ``alphabeta:time=0.5,depth=6``,
-``mcts:playouts=2000`` or ``random``, or a difficulty level (``easy``, ``medium``, ``hard``,
-``perfect``, and the frozen baselines ``easy-v1`` ... ``perfect-v1``) that each game maps onto
-those players. A game's knowledge is a part of its GameSpec (a game without gets
-:data:`GENERIC`); the players themselves are game-agnostic, built by the factories in
-:data:`FACTORIES`.
+``mcts:playouts=2000`` or ``random``, an outside program that speaks the engine protocol
+(``engine:time=0.5 /path/to/program args``, see ``bordspel.engine.EnginePlayer``), or a
+difficulty level (``easy``, ``medium``, ``hard``, ``perfect``, and the frozen baselines
+``easy-v1`` ... ``perfect-v1``) that each game maps onto those players. A game's knowledge is
+a part of its GameSpec (a game without gets :data:`GENERIC`); the players themselves are
+game-agnostic, built by the factories in :data:`FACTORIES`.
 
 Options: ``time`` (seconds a move, the whole budget: solver and search), ``depth``, ``nodes``,
 ``playouts`` (the deterministic limits), ``solver=0`` (no exact solver; ``solver=NAME`` one of
@@ -273,6 +274,10 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
     """A player for ``game`` from a specification (see the module docstring)."""
     name, _, rest = spec.partition(":")
     game_spec(game)  # an unknown game is refused, whatever the player
+    if name == "engine":
+        from bordspel.engine import EnginePlayer
+
+        return EnginePlayer(rest, seed)
     if spec == "random":
         return RandomPlayer(seed)
     known = knowledge(game)
@@ -289,7 +294,7 @@ def make_player(spec: str, game: str, seed: int | None = None) -> Player:
     elif (name, game) in _EXTRA_PLAYERS:
         player = _EXTRA_PLAYERS[(name, game)](seed)
     else:
-        choices = [*FACTORIES, *known.players, *known.levels]
+        choices = [*FACTORIES, *known.players, *known.levels, "engine:PROGRAM"]
         raise BordspelError(f"unknown player {spec!r} for {game}: choose one of {', '.join(choices)}")
     if options.values:
         raise BordspelError(f"player {name} has no option {', '.join(options.values)}")

@@ -88,6 +88,8 @@ class SearchResult:
     principal_variation: list[Any] = field(default_factory=list)
     proven: bool = False
     """The score is exact (a solver or a forced result), not an evaluation."""
+    multipv: int = 1
+    """The line's rank in a multi-PV analysis (1: the best move)."""
 
     @property
     def result(self) -> str | None:

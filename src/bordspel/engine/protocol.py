@@ -1,0 +1,134 @@
+"""The words of the engine protocol that both sides share: its version, and ``info`` lines
+written from a search's result and read back into :class:`Info` (see docs/engine-protocol.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bordspel.ai.search import SearchResult
+from bordspel.core import BordspelError, State
+
+__all__ = ["PROTOCOL_VERSION", "Info", "Score", "info_line", "parse_info"]
+
+PROTOCOL_VERSION = 1
+"""The version this library speaks (``id protocol 1``)."""
+
+RESULTS = ("win", "loss", "draw")
+
+
+@dataclass(frozen=True)
+class Score:
+    """An ``info`` line's score for the player to move: an evaluation (``cp``, in hundredths of
+    the engine's unit) or a proven ``result`` (``win``, ``loss``, ``draw``), with the plies to
+    the end when known."""
+
+    cp: int | None = None
+    result: str | None = None
+    plies: int | None = None
+
+    def is_proven(self) -> bool:
+        """Whether the score is a proven result, not an evaluation."""
+        return self.result is not None
+
+    def to_protocol(self) -> str:
+        """The score's words after ``score``: ``cp 25``, ``win 3``, ``loss``, ``draw``."""
+        if self.result is None:
+            return f"cp {self.cp}"
+        return self.result if self.plies is None else f"{self.result} {self.plies}"
+
+    def __str__(self) -> str:
+        if self.result is None:
+            return f"cp {self.cp:+d}" if self.cp is not None else "cp ?"
+        plies = "" if self.plies is None else f" in {self.plies} pl{'y' if self.plies == 1 else 'ies'}"
+        return self.result + plies
+
+
+@dataclass
+class Info:
+    """What an engine said about its search in one ``info`` line (python-chess's ``InfoDict``)."""
+
+    depth: int | None = None
+    score: Score | None = None
+    nodes: int | None = None
+    time: float | None = None
+    """Seconds since the search started."""
+    nps: int | None = None
+    multipv: int = 1
+    pv: list[Any] = field(default_factory=list)
+    """The principal variation as move objects of the game."""
+    string: str | None = None
+    """Free text (``info string ...``)."""
+
+
+def score_of(result: SearchResult) -> Score:
+    """The protocol's score of a search result."""
+    if result.result is None:
+        return Score(cp=round(result.score))
+    return Score(result=result.result, plies=result.plies_to_end if result.result != "draw" else None)
+
+
+def info_line(result: SearchResult) -> str:
+    """The ``info`` line of a search result."""
+    milliseconds = max(0, round(1000 * result.seconds))
+    nps = round(result.nodes / result.seconds) if result.seconds > 0 else 0
+    pv = " ".join(move.to_str() for move in result.principal_variation)
+    return (
+        f"info multipv {result.multipv} depth {result.depth} score {score_of(result).to_protocol()}"
+        f" nodes {result.nodes} time {milliseconds} nps {nps} pv {pv}".rstrip()
+    )
+
+
+def _score(words: list[str]) -> tuple[Score, int]:
+    """The score at the start of ``words`` and how many words it took."""
+    if words[0] == "cp":
+        return Score(cp=int(words[1])), 2
+    if words[0] not in RESULTS:
+        raise ValueError(f"unknown score kind {words[0]!r}")
+    if len(words) > 1 and words[1].isdigit():
+        return Score(result=words[0], plies=int(words[1])), 2
+    return Score(result=words[0]), 1
+
+
+INTEGERS = ("depth", "nodes", "nps", "multipv")
+
+
+def parse_info(line: str, state: State) -> Info:
+    """An ``info`` line read back, its principal variation as moves played from ``state``;
+    ValueError when a word is not the protocol's (BordspelError for an illegal line)."""
+    words = line.split()[1:]
+    info = Info()
+    index = 0
+    while index < len(words):
+        key = words[index]
+        if key == "string":
+            info.string = " ".join(words[index + 1 :])
+            break
+        if key == "pv":
+            info.pv = _line(state, words[index + 1 :])
+            break
+        if key == "score":
+            info.score, taken = _score(words[index + 1 :])
+            index += 1 + taken
+            continue
+        if key == "time":
+            info.time = int(words[index + 1]) / 1000
+        elif key in INTEGERS:
+            setattr(info, key, int(words[index + 1]))
+        else:
+            raise ValueError(f"unknown info field {key!r}")
+        index += 2
+    return info
+
+
+def _line(state: State, texts: list[str]) -> list[Any]:
+    """The moves of ``texts`` played one by one from ``state``."""
+    moves = []
+    for text in texts:
+        try:
+            move = state.parse_move(text)
+        except BordspelError as error:
+            raise BordspelError(f"the engine's line has an illegal move: {error}") from None
+        moves.append(move)
+        state = state.apply_unchecked(move)
+    return moves

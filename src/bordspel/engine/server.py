@@ -1,0 +1,311 @@
+"""``bordspel engine``: the engine protocol's engine side on stdin and stdout (see
+docs/engine-protocol.md). Every search runs in a child process, so ``stop``, ``isready`` and
+``quit`` are read while it thinks; a bad command gets an ``info string error`` line."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import Connection
+from typing import Any, TextIO
+
+from bordspel import __version__
+from bordspel.ai.players import Analyser, MCTSPlayer, Player
+from bordspel.ai.registry import make_player
+from bordspel.ai.search import Limit, SearchResult
+from bordspel.core import BordspelError, State, available_games, game_class, new_game
+from bordspel.engine.protocol import PROTOCOL_VERSION, info_line
+from bordspel.game_options import option_defaults, parse_options
+
+__all__ = ["EngineServer", "serve"]
+
+MAX_MULTIPV = 256
+INFINITE_PLAYOUTS = 500
+"""An infinite MCTS analysis searches rounds of doubling playouts, starting with this many."""
+
+
+class EngineServer:
+    """The engine's state between commands: game, options, player, position, running search."""
+
+    def __init__(self, out: TextIO, game: str = "santorini", player: str = "hard") -> None:
+        self.out, self.lock = out, threading.Lock()
+        self.game, self.game_options = game, dict[str, str]()
+        self.player_spec, self.multipv = player, 1
+        self.seed: int | None = None
+        make_player(player, game)  # refuse an unknown player at once
+        self.player: Player | None = None
+        self.state: State = new_game(game)
+        self.search: Search | None = None
+        self.commands: dict[str, Callable[[list[str]], None]] = {
+            "bordspel": self.identify,
+            "isready": lambda words: self.say("readyok"),
+            "setoption": self.set_option,
+            "newgame": self.new_game,
+            "position": self.position,
+            "go": self.go,
+            "stop": lambda words: self.stop(),
+        }
+
+    def say(self, line: str) -> None:
+        """Write one line to the program on the other side."""
+        with self.lock:
+            print(line, file=self.out, flush=True)
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Answer ``lines`` until ``quit`` or their end; a running search is stopped first."""
+        for line in lines:
+            words = line.split()
+            if words and words[0] == "quit":
+                break
+            if words:
+                self.handle(words)
+        self.stop()
+
+    def handle(self, words: list[str]) -> None:
+        """Answer one command; an error is an ``info string error`` line, never the end."""
+        command = self.commands.get(words[0])
+        try:
+            if command is None:
+                raise BordspelError(f"unknown command {words[0]!r}: try {', '.join(self.commands)} or quit")
+            if self.searching() and words[0] not in ("isready", "stop", "bordspel"):
+                raise BordspelError(f"{words[0]} during a search: send stop first")
+            command(words[1:])
+        except (BordspelError, ValueError, TypeError) as error:
+            self.say(f"info string error {error}")
+
+    def searching(self) -> bool:
+        """Whether a search runs (its ``bestmove`` is not yet written)."""
+        return self.search is not None and not self.search.finished
+
+    def identify(self, words: list[str]) -> None:
+        """``bordspel``: who this is, what it plays and its options, then ``bordspelok``."""
+        self.say(f"id name bordspel {__version__}")
+        self.say("id author the bordspel authors")
+        self.say(f"id protocol {PROTOCOL_VERSION}")
+        self.say(f"id games {' '.join(available_games())}")
+        games = " ".join(f"var {name}" for name in available_games())
+        self.say(f"option name game type combo default {self.game} {games}")
+        self.say(f"option name player type string default {self.player_spec}")
+        self.say(f"option name multipv type spin default {self.multipv} min 1 max {MAX_MULTIPV}")
+        self.say(f"option name seed type string default {_shown(self.seed)}")
+        for name, default in option_defaults(self.game).items():
+            value = self.game_options.get(name, default)
+            self.say(f"option name game.{name} type {_option_type(default)} default {_shown(value)}")
+        self.say("bordspelok")
+
+    def set_option(self, words: list[str]) -> None:
+        """``setoption name NAME [value VALUE]``."""
+        if not words or words[0] != "name" or len(words) < 2:
+            raise BordspelError("write setoption name NAME value VALUE")
+        name, _, value = " ".join(words[1:]).partition(" value ")
+        name, value = name.strip(), value.strip()
+        if name.startswith("game."):
+            self._set_game_option(name.removeprefix("game."), value)
+        elif name == "game":
+            self._set_game(value)
+        elif name == "player":
+            make_player(value, self.game)
+            self.player_spec, self.player = value, None
+        elif name == "multipv":
+            self.multipv = _whole(value, "multipv", 1, MAX_MULTIPV)
+        elif name == "seed":
+            self.seed, self.player = (
+                None if value in ("", "<empty>") else _whole(value, "seed", 0, 2**63),
+                None,
+            )
+        else:
+            raise BordspelError(f"unknown option {name!r}: send bordspel to list the options")
+
+    def _set_game(self, game: str) -> None:
+        if game not in available_games():
+            raise BordspelError(f"unknown game {game!r}: choose one of {', '.join(available_games())}")
+        make_player(self.player_spec, game)
+        self.game, self.game_options, self.player = game, {}, None
+        self.state = new_game(game)
+
+    def _set_game_option(self, name: str, value: str) -> None:
+        options = dict(self.game_options)
+        if value in ("", "<empty>"):
+            options.pop(name, None)
+        else:
+            options[name] = value
+        self.state = self._start(options)
+        self.game_options = options
+
+    def _start(self, options: dict[str, str]) -> State:
+        """The starting position of the game with ``options`` (text), checked."""
+        pairs = [f"{name}={value}" for name, value in options.items()]
+        return new_game(self.game, **parse_options(self.game, pairs))
+
+    def new_game(self, words: list[str]) -> None:
+        """``newgame``: the starting position, and a fresh player (no memory of earlier games)."""
+        self.state, self.player = self._start(self.game_options), None
+
+    def position(self, words: list[str]) -> None:
+        """``position startpos|string TEXT [moves MOVE ...]``."""
+        texts = words[words.index("moves") + 1 :] if "moves" in words else []
+        head = words[: words.index("moves")] if "moves" in words else words
+        if head[:1] == ["startpos"] and len(head) == 1:
+            state = self._start(self.game_options)
+        elif head[:1] == ["string"] and len(head) > 1:
+            state = game_class(self.game).from_str(" ".join(head[1:]))
+        else:
+            raise BordspelError("write position startpos or position string TEXT, then moves MOVE ...")
+        for text in texts:
+            state = state.play(text)
+        self.state = state
+
+    def go(self, words: list[str]) -> None:
+        """``go [depth N] [nodes N] [movetime MS] [infinite]``: search in a child process."""
+        limit, infinite = _limit(words)
+        if self.state.is_over():
+            self.say("info string error the game is over: there is no move to search")
+            self.say("bestmove (none)")
+            return
+        if self.player is None:
+            self.player = make_player(self.player_spec, self.game, self.seed)
+        self.search = Search(self, self.player, self.state, limit, self.multipv, infinite)
+
+    def stop(self) -> None:
+        """``stop``: end the running search at once; it answers ``bestmove`` from what it found."""
+        if self.search is not None:
+            self.search.stop()
+            self.search = None
+
+
+def _limit(words: list[str]) -> tuple[Limit | None, bool]:
+    """The budget of ``go``'s words, and whether it is infinite."""
+    budget: dict[str, int] = {}
+    index, infinite = 0, False
+    while index < len(words):
+        word = words[index]
+        if word == "infinite":
+            infinite, index = True, index + 1
+            continue
+        if word not in ("depth", "nodes", "movetime") or index + 1 >= len(words):
+            raise BordspelError(f"go takes depth N, nodes N, movetime MS or infinite, not {word!r}")
+        budget[word] = _whole(words[index + 1], word, 1, 2**63)
+        index += 2
+    if not budget:
+        return None, infinite
+    seconds = budget["movetime"] / 1000 if "movetime" in budget else None
+    return Limit(seconds, budget.get("depth"), budget.get("nodes")), infinite
+
+
+def _whole(text: str, name: str, low: int, high: int) -> int:
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise BordspelError(f"{name} is a whole number from {low} to {high}, not {text!r}")
+    return int(text)
+
+
+def _option_type(default: object) -> str:
+    if isinstance(default, bool):
+        return "check"
+    return "spin" if isinstance(default, int) else "string"
+
+
+def _shown(value: object) -> str:
+    if value is None or value == "":
+        return "<empty>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class Search:
+    """One ``go``: the search in a child process, and a thread that relays its lines and ends
+    with ``bestmove``."""
+
+    def __init__(
+        self,
+        server: EngineServer,
+        player: Player,
+        state: State,
+        limit: Limit | None,
+        multipv: int,
+        infinite: bool,
+    ) -> None:
+        self.server, self.state = server, state
+        self.finished = False
+        """Set just before ``bestmove``: from then on the engine takes any command."""
+        reader, writer = multiprocessing.Pipe(duplex=False)
+        self.process = multiprocessing.Process(
+            target=_search, args=(player, state, limit, multipv, infinite, writer), daemon=True
+        )
+        self.process.start()
+        writer.close()
+        self.thread = threading.Thread(target=self._relay, args=(reader,), daemon=True)
+        self.thread.start()
+
+    def _relay(self, reader: Connection) -> None:
+        best, failed = None, False
+        while True:
+            try:
+                message = reader.recv()
+            except (EOFError, OSError):
+                break
+            if isinstance(message, SearchResult):
+                self.server.say(info_line(message))
+                best = message.move if message.multipv == 1 else best
+            elif isinstance(message, str):
+                self.server.say(f"info string error {message}")
+                failed = True
+            elif message is not None:
+                best = message  # a move of a player that does not search
+        self.process.join()
+        if best is None and not failed:
+            best = self.state.legal_moves()[0]
+            self.server.say("info string stopped before the search found a move: the first legal move")
+        self.finished = True
+        self.server.say(f"bestmove {'(none)' if best is None else best.to_str()}")
+
+    def stop(self) -> None:
+        """End the child process (when still searching) and wait for ``bestmove``."""
+        if self.process.is_alive():
+            self.process.terminate()
+        self.thread.join()
+
+
+def _search(
+    player: Player, state: State, limit: Limit | None, multipv: int, infinite: bool, writer: Connection
+) -> None:
+    """The child process: every result of the search, then None."""
+    try:
+        for message in _results(player, state, limit, multipv, infinite):
+            writer.send(message)
+    except (BordspelError, ValueError) as error:
+        writer.send(str(error))
+    except Exception as error:  # a bug in a player: the engine says so and lives on
+        writer.send(f"the search failed: {type(error).__name__}: {error}")
+    writer.send(None)
+
+
+def _results(
+    player: Player, state: State, limit: Limit | None, multipv: int, infinite: bool
+) -> Iterator[Any]:
+    """What the search says as it goes: analyses, or the move of a player that does not search."""
+    if not isinstance(player, Analyser):
+        yield player.step(state)
+        return
+    if not infinite:
+        yield from player.analysis(state, limit, multipv)
+        return
+    if not isinstance(player, MCTSPlayer):
+        yield from player.analysis(state, Limit(), multipv)  # deepens until stopped
+        return
+    playouts = INFINITE_PLAYOUTS
+    while True:  # MCTS reports once a search: ever longer ones until stopped
+        yield from player.analysis(state, Limit(nodes=playouts), multipv)
+        playouts *= 2
+
+
+def serve(
+    game: str = "santorini", player: str = "hard", stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> None:
+    """Speak the protocol on ``stdin`` and ``stdout`` (the process's own by default) until ``quit``."""
+    import sys
+
+    source = sys.stdin if stdin is None else stdin
+    server = EngineServer(sys.stdout if stdout is None else stdout, game, player)
+    server.run(iter(source.readline, ""))

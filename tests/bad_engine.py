@@ -1,0 +1,40 @@
+"""A tiny engine that speaks the engine protocol badly, for the driver's tests (written apart
+from bordspel, with no import of it): ``python tests/bad_engine.py MODE``.
+
+Modes: ``die`` (exits with code 3 in the middle of a search, after a word on stderr), ``hang``
+(never answers ``go`` nor ``stop``), ``garbage`` (answers ``go`` with a line of no protocol),
+``mute`` (never answers the greeting), ``illegal`` (answers ``go`` with an illegal move).
+"""
+
+import sys
+import time
+
+GREETING = ["id name bad", "id protocol 1", "id games quarto", "bordspelok"]
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(mode: str) -> None:
+    for line in sys.stdin:
+        command = line.split()[0] if line.split() else ""
+        if command == "bordspel" and mode != "mute":
+            for answer in GREETING:
+                say(answer)
+        elif command == "isready":
+            say("readyok")
+        elif command == "go":
+            say("info depth 1 score cp 3 nodes 10 time 1 nps 10000 pv A")
+            if mode == "die":
+                print("bad engine: out of luck", file=sys.stderr, flush=True)
+                sys.exit(3)
+            if mode == "hang":
+                time.sleep(3600)
+            say("the weather is fine" if mode == "garbage" else "bestmove z9:Q")
+        elif command == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
