@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 
 from bordspel.web.app import ApiSettings, create_app
+from bordspel.web.events import StreamSlots
+from bordspel.web.store import Busy
 from tests.live import free_port, serving
 
 
@@ -52,6 +55,39 @@ def test_a_move_reaches_a_listening_browser_through_server_sent_events(tmp_path:
         assert moved.status_code == 200 and [event for _, event in seen] == [{"version": 0}, {"version": 1}]
         assert seen[1][0] - sent < 5  # woken by the move, not by the 30 s look at the store
         assert client.get("/api/games/nope/events").status_code == 404
+
+
+def _opens(client: httpx.Client, url: str) -> bool:
+    """Whether a stream of ``url`` opens within a few seconds (the server notices closed ones)."""
+    for _ in range(50):
+        with client.stream("GET", url) as stream:
+            if stream.status_code == 200:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def test_live_streams_are_capped_per_address_and_in_all_and_a_closed_one_frees_its_slot(
+    tmp_path: Path,
+) -> None:
+    app = create_app(tmp_path / "games.sqlite3", ApiSettings(streams_per_client=2, streams_total=3))
+    with serving(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+        game = client.post("/api/games", json={"game": "quarto", "options": {}, "seats": ["human", "human"]})
+        url = f"/api/games/{game.json()['id']}/events"
+        first, second = (client.stream("GET", url) for _ in range(2))
+        with first as one, second as two:
+            assert one.status_code == two.status_code == 200
+            refused = client.get(url)
+            assert refused.status_code == 503 and refused.headers["Retry-After"]
+            assert "from your address" in refused.json()["error"]
+        assert _opens(client, url)  # the two closed streams gave their slots back
+    streams = StreamSlots(per_client=5, total=2)
+    streams.take("a")
+    streams.take("b")
+    with pytest.raises(Busy, match="try again shortly"):
+        streams.take("c")
+    streams.give_back("a")
+    streams.take("c")
 
 
 def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from bordspel.core import BordspelError, State
 from bordspel.web import actions
 from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks, analyse_position, choose_move
-from bordspel.web.events import Changes, version_stream
+from bordspel.web.events import Changes, StreamSlots, version_stream
 from bordspel.web.options import start_state
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
 from bordspel.web.store import Conflict, Forbidden, GameStore, NotFound, StoredGame
@@ -49,6 +49,10 @@ class ApiSettings:
     """Seconds one live-update stream stays open before the browser reconnects."""
     events_poll: float = 3.0
     """Seconds between looks at the stored version (changes from other processes)."""
+    streams_per_client: int = 32
+    """Live-update streams open at once from one address (a page holds one)."""
+    streams_total: int = 1000
+    """Live-update streams open at once in all."""
 
 
 def game_id(request: Request) -> str:
@@ -104,6 +108,7 @@ class Api:
         self.turns = SharedTasks()
         self.analyses = SharedTasks()
         self.changes = Changes()
+        self.streams = StreamSlots(settings.streams_per_client, settings.streams_total)
 
     async def _view(self, stored: StoredGame, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
@@ -232,7 +237,10 @@ class Api:
         async def version() -> int:
             return await run_in_threadpool(self.store.version, key)
 
-        settings = self.settings
+        settings, client = self.settings, request.client.host if request.client else ""
+        self.streams.take(client)
         stream = version_stream(key, version, self.changes, settings.events_lifetime, settings.events_poll)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+        return StreamingResponse(
+            self.streams.held(client, stream), media_type="text/event-stream", headers=headers
+        )

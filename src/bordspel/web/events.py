@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
 
-__all__ = ["Changes", "version_stream"]
+from bordspel.web.store import Busy
+
+__all__ = ["Changes", "StreamSlots", "version_stream"]
 
 RECONNECT_MS = 1000
 
@@ -34,6 +37,39 @@ class Changes:
         event = self._events.pop(game_id, None)
         if event is not None:
             event.set()
+
+
+class StreamSlots:
+    """The open streams, counted per client address and in all: past either limit a new stream
+    is refused with ``Busy`` (503 with Retry-After), so open streams cannot slow the moves."""
+
+    def __init__(self, per_client: int, total: int) -> None:
+        self.per_client, self.total = per_client, total
+        self._open: Counter[str] = Counter()
+
+    def take(self, client: str) -> None:
+        """Count one more stream of ``client``, or refuse it."""
+        if self._open[client] >= self.per_client:
+            raise Busy(
+                f"too many live streams from your address (at most {self.per_client}): close some pages"
+            )
+        if sum(self._open.values()) >= self.total:
+            raise Busy("the server has as many live streams as it serves: try again shortly")
+        self._open[client] += 1
+
+    def give_back(self, client: str) -> None:
+        """A stream of ``client`` has ended."""
+        self._open[client] -= 1
+        if self._open[client] <= 0:
+            del self._open[client]
+
+    async def held(self, client: str, stream: AsyncIterator[str]) -> AsyncIterator[str]:
+        """``stream``, counting as one of ``client``'s until it ends (``take`` it first)."""
+        try:
+            async for text in stream:
+                yield text
+        finally:
+            self.give_back(client)
 
 
 async def version_stream(
