@@ -90,7 +90,18 @@ def serve(ai_time: float) -> tuple[subprocess.Popen[bytes], str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     db = os.path.join(tempfile.mkdtemp(), "games.sqlite3")
-    command = [sys.executable, "-m", "bordspel", "serve", "--port", str(port), "--db", db]
+    command = [
+        sys.executable,
+        "-m",
+        "bordspel",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--games-per-minute",
+        "0",
+    ]
     server = subprocess.Popen([*command, "--ai-time", str(ai_time)], stdout=subprocess.PIPE)
     assert server.stdout is not None
     server.stdout.readline()  # "bordspel is serving on ..."

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 import uvicorn
 from starlette.applications import Starlette
 
+from bordspel.web.server import server_config
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -23,7 +25,7 @@ def free_port() -> int:
 def serving(app: Starlette) -> Iterator[str]:
     """The app served on ``http://127.0.0.1:<port>`` until the block ends."""
     port = free_port()
-    config = uvicorn.Config(
+    config = server_config(
         app, host="127.0.0.1", port=port, log_level="critical", timeout_graceful_shutdown=1
     )
     server = uvicorn.Server(config)

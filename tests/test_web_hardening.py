@@ -19,7 +19,7 @@ from bordspel.ai.registry import knowledge
 from bordspel.core import available_games
 from bordspel.record import Game
 from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks
-from bordspel.web.app import create_app
+from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import LATEST, GameStore
 
@@ -140,6 +140,22 @@ def test_a_locked_database_answers_503_with_retry_after(tmp_path: Path) -> None:
         locker.execute("ROLLBACK")
         assert response.status_code == 503 and response.headers["retry-after"] == "1", (response.text, waited)
         assert client.get(f"/api/games/{game['id']}").status_code == 200
+
+
+def test_new_games_are_limited_per_address_across_processes_sharing_the_store(tmp_path: Path) -> None:
+    settings = ApiSettings(games_per_minute=3)
+    body = {"game": "hermit", "options": {"size": 3}, "seats": ["human", "easy"]}
+    db = tmp_path / "g.sqlite3"
+    with TestClient(create_app(db, settings)) as one, TestClient(create_app(db, settings)) as two:
+        made = [client.post("/api/games", json=body).status_code for client in (one, two, one)]
+        refused = two.post("/api/games", json=body)  # the second server process counts the first's games
+    assert made == [201] * 3
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
+    assert "new games a minute" in refused.json()["error"]
+    with sqlite3.connect(tmp_path / "g.sqlite3") as raw:
+        creators = {row[0] for row in raw.execute("SELECT creator FROM games")}
+        assert len(creators) == 1 and "testclient" not in creators.pop()  # a hash, not the address
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
 
 
 def test_the_first_releases_database_is_migrated(tmp_path: Path) -> None:

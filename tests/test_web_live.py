@@ -17,6 +17,7 @@ import pytest
 
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.events import StreamSlots
+from bordspel.web.server import HeaderDeadline
 from bordspel.web.store import Busy
 from tests.live import free_port, serving
 
@@ -88,6 +89,43 @@ def test_live_streams_are_capped_per_address_and_in_all_and_a_closed_one_frees_i
         streams.take("c")
     streams.give_back("a")
     streams.take("c")
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes) -> bool:
+    """Send ``trickle`` a byte at a time; whether the server closes the socket within ``seconds``."""
+    sock.settimeout(0.2)
+    deadline = time.monotonic() + seconds
+    for byte in trickle:
+        if time.monotonic() > deadline:
+            return False
+        try:
+            sock.sendall(bytes([byte]))
+            if sock.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except (BrokenPipeError, ConnectionResetError):
+            return True
+    return False
+
+
+def test_a_client_that_sends_its_headers_too_slowly_is_cut_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HeaderDeadline, "header_timeout", 0.5)
+    with serving(create_app(tmp_path / "games.sqlite3")) as base:
+        host, port = base.removeprefix("http://").split(":")
+        request = f"GET /api/meta HTTP/1.1\r\nHost: {host}:{port}\r\n".encode()
+        slow = request + b"X-Slow: " + b"a" * 200
+        with socket.create_connection((host, int(port))) as first:
+            assert _closed_within(first, 5, slow)
+        with socket.create_connection((host, int(port))) as second:  # a whole request is served,
+            second.sendall(request + b"\r\n")
+            answer = second.recv(64)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+            time.sleep(0.1)
+            second.recv(1 << 20)
+            assert _closed_within(second, 5, slow)  # and the next one on the connection has the deadline too
 
 
 def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:

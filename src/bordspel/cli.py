@@ -210,16 +210,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from bordspel.web.app import ApiSettings, create_app
+        from bordspel.web.server import server_config
         from bordspel.web.store import default_db_path
     except ImportError:
         raise BordspelError("the browser app needs the web extra: pip install 'bordspel[web]'") from None
     listener = _listen(args.host, args.port)
     db = Path(args.db) if args.db else default_db_path()
-    settings = ApiSettings(ai_time=args.ai_time, ai_workers=args.ai_workers)
+    per_minute = args.games_per_minute or None
+    settings = ApiSettings(ai_time=args.ai_time, ai_workers=args.ai_workers, games_per_minute=per_minute)
     app = create_app(db, settings, allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin)
     address = f"http://{args.host}:{listener.getsockname()[1]}/"
     print(f"bordspel is serving on {address}  (games stored in {db}; Ctrl-C stops)", flush=True)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)
+    config = server_config(app, log_level="warning", timeout_graceful_shutdown=3)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 
@@ -359,6 +361,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--ai-time", type=_positive, default=10.0, metavar="SECONDS", help="the computer's time per move"
     )
     serve.add_argument("--ai-workers", type=int, default=2, choices=range(1, 17), metavar="N")
+    serve.add_argument(
+        "--games-per-minute",
+        type=int,
+        default=30,
+        metavar="N",
+        help="new games one address may start in a minute (default 30; 0: no limit, e.g. for a load test)",
+    )
     serve.add_argument(
         "--allowed-host",
         action="append",

@@ -53,6 +53,8 @@ class ApiSettings:
     """Live-update streams open at once from one address (a page holds one)."""
     streams_total: int = 1000
     """Live-update streams open at once in all."""
+    games_per_minute: int | None = None
+    """New games one address may start in a minute (None: no limit; ``bordspel serve``: 30)."""
 
 
 def game_id(request: Request) -> str:
@@ -130,7 +132,8 @@ class Api:
         game = _field(data, "game", str)
         start = await run_in_threadpool(start_state, game, data.get("options", {}))
         seats = check_seats(game, data.get("seats"), start.num_players)
-        stored, tokens = await run_in_threadpool(self.store.create, start, seats)
+        creator, limit = request.client.host if request.client else "", self.settings.games_per_minute
+        stored, tokens = await run_in_threadpool(self.store.create, start, seats, creator, limit)
         you = seats.index(HUMAN) if HUMAN in seats else 0
         page = f"/games/{stored.id}"
         links = {"seats": [f"{page}#seat={token}" for token in tokens], "spectator": page}

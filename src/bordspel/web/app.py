@@ -9,8 +9,9 @@ fragment, which browsers never send to the server, so tokens stay out of logs), 
 Errors are JSON ``{"error": reason}``: 400 for a malformed request or an illegal move, 403 for a
 missing or wrong seat token (or a refused Host/Origin), 404 for an unknown game or route, 405 for
 a wrong method, 409 when the game changed since the caller looked (or it is not that seat's
-turn), 413 for a body over the limit, 415 for a body that is not JSON, 503 (with Retry-After)
-when the store or the computer is busy; nothing is stored then.
+turn), 413 for a body over the limit, 415 for a body that is not JSON, 429 (with Retry-After)
+past the limit on new games from one address, 503 (with Retry-After) when the store or the
+computer is busy; nothing is stored then.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from bordspel.core import BordspelError
 from bordspel.web.api import Api, ApiSettings, game_id
 from bordspel.web.security import Guard, GuardSettings
-from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound
+from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, TooMany
 from bordspel.web.views import meta
 
 __all__ = ["ApiSettings", "GuardSettings", "create_app"]
@@ -40,12 +41,13 @@ __all__ = ["ApiSettings", "GuardSettings", "create_app"]
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("bordspel.web")
 Handler = Callable[[Request], Awaitable[Response]]
-STATUS = ((NotFound, 404), (Forbidden, 403), (Conflict, 409), (Busy, 503))
+STATUS = ((NotFound, 404), (Forbidden, 403), (Conflict, 409), (TooMany, 429), (Busy, 503))
+RETRY_AFTER = {429: "60", 503: "1"}
 
 
 def error_response(error: BordspelError) -> JSONResponse:
     status = next((code for kind, code in STATUS if isinstance(error, kind)), 400)
-    headers = {"Retry-After": "1"} if status == 503 else None
+    headers = {"Retry-After": RETRY_AFTER[status]} if status in RETRY_AFTER else None
     return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
 

@@ -35,6 +35,8 @@ __all__ = [
     "GameStore",
     "NotFound",
     "StoredGame",
+    "TooMany",
+    "creator_hash",
     "default_db_path",
 ]
 
@@ -76,6 +78,15 @@ class Forbidden(BordspelError):
 
 class Busy(BordspelError):
     """The database is locked by another writer; try again shortly."""
+
+
+class TooMany(BordspelError):
+    """A limit on how often one address may do something was reached (429)."""
+
+
+def creator_hash(address: str) -> str:
+    """What the store keeps of a creator's address: a hash, enough to count its games."""
+    return hashlib.sha256(f"bordspel creator {address}".encode()).hexdigest()[:24] if address else ""
 
 
 def default_db_path() -> Path:
@@ -148,7 +159,13 @@ def _named_seats(seats: str) -> list[str]:
     return [seat if seat in ("human", *LEVELS) else "medium" for seat in json.loads(seats)]
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_0_to_1,)
+def _migrate_1_to_2(db: sqlite3.Connection) -> None:
+    """Who created each game (a hash of the address), for the limit on new games."""
+    db.execute("ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE INDEX games_by_creator ON games (creator, created)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_0_to_1, _migrate_1_to_2)
 """``MIGRATIONS[n]`` takes a database from ``user_version`` n to n + 1."""
 
 LATEST = len(MIGRATIONS)
@@ -226,14 +243,24 @@ class GameStore:
         return StoredGame(game_id, json.loads(seats), game, version, takeback, resigned)
 
     # -- writing -----------------------------------------------------------------------------
-    def create(self, start: State, seats: list[str]) -> tuple[StoredGame, list[str]]:
-        """A new game from ``start``, and a fresh secret token for each seat."""
+    def create(
+        self, start: State, seats: list[str], creator: str = "", per_minute: int | None = None
+    ) -> tuple[StoredGame, list[str]]:
+        """A new game from ``start``, and a fresh secret token for each seat. With ``per_minute``,
+        ``TooMany`` when ``creator`` (an address) made that many games in the last minute: the
+        count is in the store, so it holds for every process that serves it."""
         game_id = secrets.token_urlsafe(8)
         tokens = [secrets.token_urlsafe(18) for _ in seats]
+        who, now = creator_hash(creator), time.time()
         with self._connect() as db, _transaction(db):
+            if per_minute is not None:
+                query = "SELECT COUNT(*) FROM games WHERE creator = ? AND created > ?"
+                (recent,) = db.execute(query, (who, now - 60)).fetchone()
+                if recent >= per_minute:
+                    raise TooMany(f"at most {per_minute} new games a minute from one address: wait a minute")
             db.execute(
-                "INSERT INTO games (id, game, start, seats, created) VALUES (?, ?, ?, ?, ?)",
-                (game_id, start.name, start.to_str(), json.dumps(seats), time.time()),
+                "INSERT INTO games (id, game, start, seats, created, creator) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, start.name, start.to_str(), json.dumps(seats), now, who),
             )
             db.executemany(
                 "INSERT INTO seats (game_id, seat, token_hash) VALUES (?, ?, ?)",
