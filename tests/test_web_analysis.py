@@ -115,3 +115,24 @@ def test_many_asking_at_once_share_one_analysis(client: TestClient, monkeypatch:
     for thread in threads:
         thread.join()
     assert len(analyses) == 1 and len(answers) == 4 and all(answer == answers[0] for answer in answers)
+
+
+def test_hints_have_a_worker_of_their_own_so_owed_moves_never_wait_behind_them(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools: dict[str, set[int]] = {"analyse_position": set(), "choose_move": set()}
+    run = AIPool.run
+
+    async def recording(pool: AIPool, function: Callable[..., Any], *args: Any) -> Any:
+        pools[function.__name__].add(id(pool))
+        return await run(pool, function, *args)
+
+    monkeypatch.setattr(AIPool, "run", recording)
+    game = new(client, "hermit", ["human", "easy"])
+    assert hint(client, game).status_code == 200
+    headers, path = {"Authorization": f"Bearer {game['tokens'][0]}"}, f"/api/games/{game['id']}"
+    moved = client.post(f"{path}/moves", json={"version": 0, "move": "Ra1U"}, headers=headers)
+    answered = client.post(f"{path}/ai", json={"version": 1}, headers=headers)
+    assert moved.status_code == answered.status_code == 200
+    assert len(pools["analyse_position"]) == len(pools["choose_move"]) == 1
+    assert not pools["analyse_position"] & pools["choose_move"]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,52 @@ def test_a_client_that_sends_its_headers_too_slowly_is_cut_off(
             time.sleep(0.1)
             second.recv(1 << 20)
             assert _closed_within(second, 5, slow)  # and the next one on the connection has the deadline too
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        with suppress(OSError, ValueError, IndexError):
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with suppress(OSError):
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_no_worker_outlives_a_server_killed_during_a_search(tmp_path: Path) -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "bordspel", "serve", "--port", str(port), "--db", str(tmp_path / "g.db")]
+    server = subprocess.Popen([*command, "--ai-time", "30"], stdout=subprocess.PIPE)
+    assert server.stdout is not None and "serving on" in server.stdout.readline().decode()
+    base = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=base, timeout=60) as client:
+        body = {"game": "hermit", "options": {"size": 8}, "seats": ["hard", "human"]}
+        game = client.post("/api/games", json=body).json()
+        headers = {"Authorization": f"Bearer {game['tokens'][1]}"}
+
+        def ask_for_the_computers_move() -> None:
+            with suppress(httpx.HTTPError):  # the server dies while it searches
+                client.post(f"/api/games/{game['id']}/ai", json={"version": 0}, headers=headers)
+
+        threading.Thread(target=ask_for_the_computers_move, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while len(_children(server.pid)) < 2 and time.monotonic() < deadline:  # a worker and the tracker
+            time.sleep(0.1)
+        workers = _children(server.pid)
+        time.sleep(1)  # the worker is searching
+        server.kill()
+        server.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) >= 2 and not [pid for pid in workers if _alive(pid)]
 
 
 def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:

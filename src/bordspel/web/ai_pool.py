@@ -6,13 +6,17 @@ killed and the slot gets a fresh executor, so that one stuck search never holds 
 ``SharedTasks`` runs one task per key (one computation per game and version): a second request
 for the same key joins the first, and when every caller has gone (closed its connection) the
 task is cancelled, which kills its worker process. Too many computations waiting at once answer
-``Busy``.
+``Busy``. A worker ends by itself when the server process is gone (``kill -9`` included), so no
+search outlives the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -25,6 +29,8 @@ from bordspel.web.store import Busy
 __all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "analyse_position", "choose_move"]
 
 T = TypeVar("T")
+PARENT_CHECK = 0.5
+"""Seconds between a worker's looks at whether the server still runs."""
 
 
 class AITimeout(BordspelError):
@@ -83,13 +89,24 @@ class _Slot:
 def _executor() -> ProcessPoolExecutor:
     specs = [game_spec(name) for name in available_games()]
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_register, initargs=(specs,))
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=context, initializer=_start_worker, initargs=(specs, os.getpid())
+    )
 
 
-def _register(specs: list[GameSpec]) -> None:
-    """Register in the worker every game this process knows (also those added by a call)."""
+def _start_worker(specs: list[GameSpec], server: int) -> None:
+    """Register in the worker every game this process knows (also those added by a call), and
+    end the worker when the server process has gone, even by ``kill -9``."""
     for spec in specs:
         register_game(spec)
+    threading.Thread(target=_die_with, args=(server,), daemon=True, name="die-with-server").start()
+
+
+def _die_with(server: int) -> None:
+    """Exit once this process's parent is no longer ``server`` (it was re-parented: the server died)."""
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 class AIPool:

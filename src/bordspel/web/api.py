@@ -106,7 +106,10 @@ class Api:
     def __init__(self, store: GameStore, settings: ApiSettings) -> None:
         self.store = store
         self.settings = settings
-        self.pool = AIPool(settings.ai_workers, deadline=settings.ai_time + max(2.0, settings.ai_time / 2))
+        deadline = settings.ai_time + max(2.0, settings.ai_time / 2)
+        self.pool = AIPool(settings.ai_workers, deadline)
+        self.hints = AIPool(1, deadline, max_waiting=8)
+        """Hints have a worker of their own: an owed move never waits behind them."""
         self.turns = SharedTasks()
         self.analyses = SharedTasks()
         self.changes = Changes()
@@ -209,7 +212,7 @@ class Api:
         spec = budgeted_spec(state.name, ANALYST, self.settings.ai_time)
         found = await self.analyses.run(
             (key, stored.version),
-            lambda: self.pool.run(analyse_position, state.name, state.to_str(), spec, stored.version),
+            lambda: self.hints.run(analyse_position, state.name, state.to_str(), spec, stored.version),
             gone=request.is_disconnected,
         )
         return JSONResponse({"version": stored.version, "ply": stored.ply, **found})

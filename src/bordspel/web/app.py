@@ -124,6 +124,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         api.pool.close()
+        api.hints.close()
 
     routes = [
         Route("/", index),
