@@ -8,8 +8,8 @@ mover), how often planes ``i`` and ``j`` are set on the same square and on neigh
 (so it can see "my worker stands on level 2" or "next to a level 3" without being told about
 Santorini). It plays the Gymnasium environment from both seats against the opponent and learns
 from the final reward, with a running baseline. The default opponent, Santorini's MCTS with 20
-random playouts a move (``mcts:playouts=20,puct=0``), beats uniformly random play about two
-games in three.
+random playouts a move (``mcts:playouts=20,puct=0``), wins two games in three or more against
+uniformly random play.
 
 Every ``--every`` episodes the policy, playing as it learns (sampling its moves), meets the
 opponent in the arena for ``--eval-games`` games, seats rotating, and prints a point of the
