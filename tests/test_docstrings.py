@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
-import bordspel
 from bordspel.rl.codecs import Codec
+from tests.test_api_reference import public_module_names
 
 
 def public_modules() -> Iterator[ModuleType]:
     """The package and every module under it whose name has no part starting with ``_``."""
-    yield bordspel
-    for info in pkgutil.walk_packages(bordspel.__path__, "bordspel."):
-        if not any(part.startswith("_") for part in info.name.split(".")):
-            yield importlib.import_module(info.name)
+    for name in public_module_names():
+        yield importlib.import_module(name)
 
 
 def public_names(module: ModuleType) -> list[str]:

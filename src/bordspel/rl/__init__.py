@@ -12,6 +12,8 @@ from typing import Any
 
 from bordspel.core import game_spec
 
+__all__ = ["draws_start"]
+
 
 def draws_start(game: str, options: Mapping[str, Any]) -> bool:
     """Whether each episode of ``game`` draws its start from a seed: the game takes a ``seed``
