@@ -28,20 +28,24 @@ class HeaderDeadline(H11Protocol):
     _headers_due: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """A new connection: its first request's headers are due."""
         super().connection_made(transport)
         self._start_clock()
 
     def data_received(self, data: bytes) -> None:
+        """Read on; once a request's headers are in, they are no longer due."""
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:  # the headers are in
             self._stop_clock()
 
     def on_response_complete(self) -> None:
+        """A response was sent: the next request's headers on this connection are due."""
         super().on_response_complete()
         if not self.transport.is_closing():
             self._start_clock()  # the next request on this connection
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """The connection closed: nothing is due any more."""
         self._stop_clock()
         super().connection_lost(exc)
 
