@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from bordspel import core
+from bordspel.board import Board
 from bordspel.core import (
     BordspelError,
     IllegalMoveError,
@@ -70,6 +71,7 @@ def new_game(name: str, **options: Any) -> State:
 
 
 __all__ = [
+    "Board",
     "BordspelError",
     "Hermit",
     "IllegalMoveError",
