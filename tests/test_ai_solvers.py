@@ -21,10 +21,10 @@ from bordspel.games.quarto.ai import (
     WIN,
     PureQuartoSolver,
     QuartoSolver,
-    board_symmetries,
     random_choice_position,
 )
 from bordspel.games.quarto.engine import LINES, SQUARES_2X2
+from bordspel.games.quarto.rules import board_symmetries
 from bordspel.record import Game
 
 

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from bordspel import Hermit, Kluizenaar
-from bordspel.core import IllegalMoveError, NotationError
+from bordspel.core import IllegalMoveError, NotationError, square_symmetries
 from bordspel.games.hermit import rules
-from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares, board_symmetries
+from bordspel.games.hermit.engine import HermitMove, HermitState, block_squares
 
 SPEC_BOARD = "RRB./..YR/BB.R/.RYY"
 
@@ -136,7 +136,7 @@ def test_game_over_and_winner() -> None:
 
 
 def test_symmetries() -> None:
-    assert len(set(board_symmetries(5))) == 8
+    assert len(set(square_symmetries(5))) == 8
     state = HermitState.from_str(SPEC_BOARD)
     images = set(state.symmetric_positions())
     assert state in images and len(images) == 48

@@ -9,9 +9,9 @@ import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai.players import Narrowed, Proven
-from bordspel.core import State
+from bordspel.core import State, square_symmetries
 from bordspel.games.hermit.ai import HermitEndgame, PruningEndgame, evaluate
-from bordspel.games.hermit.engine import HermitMove, HermitState, board_symmetries
+from bordspel.games.hermit.engine import HermitMove, HermitState
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.strategy import KNOWN, RegionEvaluation, involutions, mirror_loses
 
@@ -33,7 +33,7 @@ def image(move: HermitMove, perm: tuple[int, ...], n: int, colours: str) -> Herm
 def symmetric_positions(n: int, seed: int, count: int) -> list[HermitState]:
     """Positions built from blocks and their images (random symmetries and colour swaps)."""
     rng, found = random.Random(seed), list[HermitState]()
-    perms = [p for p in board_symmetries(n)[1:] if all(p[p[i]] == i for i in range(n * n))]
+    perms = [p for p in square_symmetries(n)[1:] if all(p[p[i]] == i for i in range(n * n))]
     while len(found) < count:
         perm, colours = rng.choice(perms), rng.choice(["RYB", "YRB", "BYR", "RBY"])
         state = HermitState.initial(size=n)

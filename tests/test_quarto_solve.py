@@ -9,7 +9,8 @@ import pytest
 
 from bordspel.ai.arena import SerialBackend
 from bordspel.cli import main
-from bordspel.games.quarto.ai import PureQuartoSolver, board_symmetries, canonical_key, random_choice_position
+from bordspel.games.quarto.ai import PureQuartoSolver, canonical_key, random_choice_position
+from bordspel.games.quarto.rules import board_symmetries
 from bordspel.games.quarto.solve import LeafTask, Node, Run, Searched, SplitSolver
 
 

@@ -296,3 +296,71 @@ def test_errors_quote_long_input_cut_short(text: str) -> None:
     with pytest.raises(RecordError) as error:
         Game.from_record(text)
     assert len(str(error.value)) < 200
+
+
+SEMICOLONS = """[Game "hermit"]
+[Start "..../..../..../...."]
+
+; a game comment
+1. Ra1H ; the usual start {still text}
+1... Bc1U (; a different idea
+1... Bd4U) 2. Yc2U {braced} ; and more
+*
+"""
+
+
+def test_semicolon_comments_run_to_the_end_of_the_line_and_belong_to_the_move_before() -> None:
+    game = Game.from_record(SEMICOLONS)
+    first = game.root.next()
+    assert first is not None and game.root.comment == "a game comment"
+    assert first.comment == "the usual start {still text}"
+    assert first.variations[1].starting_comment == "a different idea"
+    assert game.end().comment == "braced and more"
+    assert [m.to_str() for m in game.moves] == ["Ra1H", "Bc1U", "Yc2U"]
+
+
+def test_semicolon_comments_are_written_back_in_braces_or_after_a_semicolon_when_they_hold_a_brace() -> None:
+    text = Game.from_record(SEMICOLONS).to_record()
+    assert "{a game comment} 1. Ra1H ; the usual start {still text}\n1... Bc1U" in text
+    assert "({a different idea} 1... Bd4U)" in text and "{braced and more}" in text
+    assert shape(Game.from_record(text).root) == shape(Game.from_record(SEMICOLONS).root)
+
+
+def test_a_semicolon_after_the_result_is_refused_like_a_brace() -> None:
+    with pytest.raises(RecordError, match="comes after the result"):
+        Game.from_record(SEMICOLONS.replace("*\n", "* ; late\n"))
+
+
+@pytest.mark.parametrize("where", ["root", "move", "start of a variation"])
+def test_a_comment_with_a_closing_brace_and_a_line_break_is_refused_when_writing(where: str) -> None:
+    game = Game.from_record(ANNOTATED)
+    node = {"root": game.root, "move": game.end(), "start of a variation": game.root.variations[1]}[where]
+    if where == "start of a variation":
+        node.starting_comment = "a }\nhere"
+    else:
+        node.comment = "a }\nhere"
+    with pytest.raises(RecordError, match="holds a } and a line break"):
+        game.to_record()
+
+
+COMMENTS = st.text(st.characters(blacklist_categories=["Cs"]), max_size=20).filter(
+    lambda text: "}" not in text or not {"\n", "\r"} & set(text)
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(COMMENTS, COMMENTS, COMMENTS)
+def test_any_writable_comment_round_trips_at_the_start_after_a_move_and_in_a_variation(
+    first: str, second: str, third: str
+) -> None:
+    first, second, third = first.strip(), second.strip(), third.strip()  # as a record reads them
+    game = Game.from_record(ANNOTATED)
+    variation = game.root.variations[1]
+    game.root.comment, variation.comment, variation.starting_comment = first, second, third
+    game.end().comment = second
+    text = game.to_record()
+    again = Game.from_record(text)
+    kept = (first, second, third, second)
+    variation = again.root.variations[1]
+    assert (again.root.comment, variation.comment, variation.starting_comment, again.end().comment) == kept
+    assert again.to_record() == text

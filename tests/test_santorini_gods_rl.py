@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bordspel.games.santorini.engine import SantoriniState, Turn
-from bordspel.games.santorini.god_codec import GOD_NUMBER
+from bordspel.games.santorini.god_codec import GOD_NUMBER, GOD_TURNS
 from bordspel.rl.codecs import codec_for
 from tests.test_rl import play_through_codec
 
@@ -17,7 +17,7 @@ from tests.test_rl import play_through_codec
 @pytest.mark.parametrize("gods", ["hermes,zeus", "atlas,prometheus", "chaos,athena", "-,morpheus"])
 def test_god_turns_round_trip_through_actions(gods: str) -> None:
     state = SantoriniState.initial(gods=gods, seed=2)
-    assert codec_for("santorini").num_actions(state) == 444 + 16384
+    assert codec_for("santorini").num_actions(state) == 444 + GOD_TURNS
     play_through_codec(state, random.Random(1))
 
 

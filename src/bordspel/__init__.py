@@ -3,7 +3,8 @@
 The spec names are importable from here (the Dutch ones, as the spec texts give them):
 ``Kluizenaar``, ``Hermit``, ``Santorini``, ``lees_stukken``, ``stuk_eigenschappen``,
 ``maak_rooster`` and ``quarto``. ``bordspel.nl`` and ``bordspel.en`` hold the full APIs in
-each language; ``bordspel.core`` the game protocol shared by the engines.
+each language; ``bordspel.core`` the game protocol shared by the engines; ``Board`` (from
+``bordspel.board``) is a mutable board with push/pop history over any game's states.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bordspel.core import (
 )
 
 if TYPE_CHECKING:
+    from bordspel.board import Board
     from bordspel.en import Hermit
     from bordspel.games.hermit.engine import HermitState
     from bordspel.games.quarto.engine import QuartoState
@@ -32,7 +34,8 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_SPEC_NAMES = {
+_LAZY_NAMES = {
+    "Board": "bordspel.board",
     "Hermit": "bordspel.en",
     "Kluizenaar": "bordspel.nl",
     "Santorini": "bordspel.nl",
@@ -41,18 +44,18 @@ _SPEC_NAMES = {
     "quarto": "bordspel.nl",
     "stuk_eigenschappen": "bordspel.nl",
 }
-"""The spec names and the facade that defines each: imported when first asked for, so that
-``import bordspel`` loads no engine and ``Hermit(4)`` only Hermit's."""
+"""The spec names (and ``Board``) with the module that defines each: imported when first asked
+for, so that ``import bordspel`` loads no engine and ``Hermit(4)`` only Hermit's."""
 
 
 def __getattr__(name: str) -> Any:
-    if name in _SPEC_NAMES:
-        return getattr(importlib.import_module(_SPEC_NAMES[name]), name)
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
     raise AttributeError(f"module 'bordspel' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_SPEC_NAMES})
+    return sorted({*globals(), *_LAZY_NAMES})
 
 
 @overload
@@ -70,6 +73,7 @@ def new_game(name: str, **options: Any) -> State:
 
 
 __all__ = [
+    "Board",
     "BordspelError",
     "Hermit",
     "IllegalMoveError",

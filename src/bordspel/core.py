@@ -40,6 +40,8 @@ __all__ = [
     "Part",
     "State",
     "available_games",
+    "canonical",
+    "canonical_symmetry",
     "check_text",
     "game_class",
     "game_part",
@@ -49,8 +51,10 @@ __all__ = [
     "parse_square",
     "part_path",
     "perft",
+    "permute_mask",
     "register_game",
     "square_name",
+    "square_symmetries",
 ]
 
 
@@ -352,6 +356,26 @@ class State(abc.ABC, Generic[MoveT]):
         """The seats that win or lose together with ``seat`` (just itself unless teams play)."""
         return frozenset({seat})
 
+    # -- symmetries (a game declares its own; by default only the identity) -------------------
+    def symmetries(self) -> int:
+        """How many symmetries the rules keep for this position's game: of its board and, where
+        the rules allow, of its pieces or colours. They are numbered from 0, the identity."""
+        return 1
+
+    def transform(self: S, symmetry: int) -> S:
+        """The image of this position under ``symmetry`` (0 to ``symmetries() - 1``)."""
+        self._check_symmetry(symmetry)
+        return self
+
+    def transform_move(self, move: MoveT, symmetry: int) -> MoveT:
+        """The image of ``move``, a legal move here, under ``symmetry``: the legal move of
+        ``transform(symmetry)`` that does the same."""
+        self._check_symmetry(symmetry)
+        return move
+
+    def _check_symmetry(self, symmetry: int) -> int:
+        return check_int(symmetry, f"a symmetry of {self.name}", 0, self.symmetries() - 1)
+
     def __str__(self) -> str:
         return self.to_str()
 
@@ -393,6 +417,18 @@ def check_text(text: object, limit: int, what: str) -> str:
     return text
 
 
+def canonical(state: S) -> S:
+    """The least image of ``state`` under its symmetries, by position string: positions that
+    are images of each other have the same canonical form."""
+    return state.transform(canonical_symmetry(state))
+
+
+def canonical_symmetry(state: State) -> int:
+    """The symmetry that takes ``state`` to its canonical form (the lowest number on a tie)."""
+    texts = [state.transform(symmetry).to_str() for symmetry in range(state.symmetries())]
+    return texts.index(min(texts))
+
+
 def perft(state: State, depth: int) -> int:
     """The number of move sequences of length ``depth`` from ``state``."""
     if depth < 0:
@@ -415,6 +451,34 @@ def square_name(row: int, col: int) -> str:
         col, rest = divmod(col - 1, 26)
         letters = chr(97 + rest) + letters
     return f"{letters}{row + 1}"
+
+
+@functools.cache
+def square_symmetries(n: int) -> tuple[tuple[int, ...], ...]:
+    """The 8 symmetries of an ``n`` x ``n`` board, each a permutation of the cells (cell
+    ``row * n + col``; ``perm[cell]`` is its image): 0-3 turn the board a quarter turn at a time,
+    4-7 mirror it left to right first. 0 is the identity."""
+    perms = []
+    for symmetry in range(8):
+        images = (_square_image(symmetry, cell // n, cell % n, n) for cell in range(n * n))
+        perms.append(tuple(r * n + c for r, c in images))
+    return tuple(perms)
+
+
+def _square_image(symmetry: int, row: int, col: int, n: int) -> tuple[int, int]:
+    if symmetry >= 4:
+        col = n - 1 - col
+    for _ in range(symmetry % 4):
+        row, col = col, n - 1 - row
+    return row, col
+
+
+def permute_mask(mask: int, perm: Sequence[int]) -> int:
+    """``mask`` with every bit moved by the cell permutation ``perm`` (bit ``c`` to ``perm[c]``)."""
+    out = 0
+    for cell in iter_bits(mask):
+        out |= 1 << perm[cell]
+    return out
 
 
 def parse_square(text: str, rows: int, cols: int) -> tuple[int, int]:

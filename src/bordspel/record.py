@@ -10,7 +10,8 @@ A record is tag pairs, a blank line, then the moves numbered by round:
 
 ``Start`` is the lossless position string of the first position, so it carries every game
 option. Any other tags are kept as they are. A comment in ``{}`` belongs to the move before it
-(before the first move: to the game; just after ``(``: to the first move of that variation).
+(before the first move: to the game; just after ``(``: to the first move of that variation); so
+does a ``;`` comment, which runs to the end of its line (as in PGN; it is written back in ``{}``).
 A variation in ``()`` is an alternative to the move just before it and may hold variations of
 its own. ``$n`` is a numeric annotation of the move before it (as in PGN).
 
@@ -46,7 +47,7 @@ _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _RESULT = re.compile(r"^(\*|(?:1/2|1|0)(?:-(?:1/2|1|0))+)$")
 _NUMBER = re.compile(r"^\d+\.(?:\.\.)?$")
 _NAG = re.compile(r"^\$(\d{1,3})$")
-_TOKEN = re.compile(r"[(){}]|[^\s(){}]+")
+_TOKEN = re.compile(r"[(){};]|[^\s(){};]+")
 MAX_RECORD = 1_000_000
 """The longest record read, in characters (a long Santorini game takes a few thousand)."""
 MAX_VARIATION_DEPTH = 100
@@ -399,6 +400,9 @@ class _GameParser:
             if match is None:
                 return
             position = match.end()
+            if match[0] == ";" and self.result is None:
+                self._comment_read(line[position:])
+                return
             self._token(number, match[0])
 
     def _token(self, number: int, token: str) -> None:
@@ -457,8 +461,14 @@ class _GameParser:
         self.node, self.variation_starts, self.starting_comment = node, False, []
 
     def _comment_closed(self) -> None:
-        assert self.comment is not None and self.node is not None
-        text, self.comment = "".join(self.comment).strip(), None
+        assert self.comment is not None
+        text, self.comment = "".join(self.comment), None
+        self._comment_read(text)
+
+    def _comment_read(self, text: str) -> None:
+        """Keep a comment (``{}`` or ``;``) for the move before it, or the next move of a variation."""
+        assert self.node is not None
+        text = text.strip()
         if text:
             parts = (
                 self.starting_comment if self.variation_starts else self.comments.setdefault(self.node, [])
@@ -570,7 +580,10 @@ class _MovetextWriter:
         self.opening = self.fresh = True
 
     def _close(self, node: GameNode) -> None:
-        self.words[-1] += ")"
+        if _ends_line(self.words[-1]):
+            self.words.append(")")
+        else:
+            self.words[-1] += ")"
         self.fresh = True
 
     def _word(self, word: str) -> None:
@@ -580,20 +593,35 @@ class _MovetextWriter:
 
 
 def _braced(comment: str) -> str:
-    """A comment in braces (a ``}`` in it cannot be written and is left out)."""
-    return "{" + comment.replace("}", "") + "}"
+    """A comment in braces; one holding a ``}`` as a ``;`` comment to the end of its line (as PGN
+    has it), and RecordError when it also holds a line break."""
+    if "}" not in comment:
+        return "{" + comment + "}"
+    if "\n" in comment or "\r" in comment:
+        raise RecordError(
+            f"the comment {_shown(comment)} holds a }} and a line break, so it can be written neither "
+            "in {} nor after ;: take out the } or the line break"
+        )
+    return "; " + comment
 
 
 def _wrapped(words: list[str]) -> str:
-    """The words on lines of at most 79 characters (longer words stand alone)."""
-    lines, current = [], ""
+    """The words on lines of at most 79 characters (longer words stand alone); a ``;`` comment
+    ends its line."""
+    lines, current, closed = [], "", False
     for word in words:
-        if current and len(current) + 1 + len(word) > 79:
+        if current and (closed or len(current) + 1 + len(word) > 79):
             lines.append(current)
             current = word
         else:
             current = f"{current} {word}" if current else word
+        closed = _ends_line(word)
     return "\n".join([*lines, current])
+
+
+def _ends_line(word: str) -> bool:
+    """Whether ``word`` is a ``;`` comment (after the ``(`` of a variation), which runs to the line's end."""
+    return word.lstrip("(").startswith(";")
 
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}

@@ -7,7 +7,6 @@ colour's blocks, so move generation works on whole masks, never cell by cell.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from itertools import permutations
 from types import MappingProxyType
@@ -23,8 +22,10 @@ from bordspel.core import (
     check_text,
     iter_bits,
     parse_square,
+    permute_mask,
     split_fields,
     square_name,
+    square_symmetries,
 )
 from bordspel.games.hermit.rules import (
     COLOURS,
@@ -309,19 +310,39 @@ class HermitState(PicturedState[HermitMove]):
         ]
 
     # -- symmetries ----------------------------------------------------------------------
+    def symmetries(self) -> int:
+        """48: the 8 symmetries of the square board, each with the 6 renamings of the colours
+        (symmetry ``board * 6 + renaming``)."""
+        return 48
+
+    def transform(self, symmetry: int) -> HermitState:
+        board, colours = divmod(self._check_symmetry(symmetry), 6)
+        return self.transformed(board, _RENAMINGS[colours])
+
+    def transform_move(self, move: HermitMove, symmetry: int) -> HermitMove:
+        board, colours = divmod(self._check_symmetry(symmetry), 6)
+        perm, n = square_symmetries(self.n)[board], self.n
+        cells = sorted(perm[r * n + c] for r, c in move.squares)
+        row, col = divmod(cells[0], n)
+        placement = "U" if len(cells) == 1 else "H" if cells[-1] - cells[0] == 1 else "V"
+        return HermitMove(_RENAMINGS[colours][COLOURS.index(move.colour)], row, col, placement)
+
     def transformed(self, symmetry: int, colours: str = COLOURS) -> HermitState:
         """The position under board symmetry 0-7 and colour renaming (``colours[i]`` for ``RYB[i]``)."""
-        perm = board_symmetries(self.n)[symmetry]
+        perm = square_symmetries(self.n)[symmetry]
         masks = [0, 0, 0]
         for index, mask in enumerate(self.masks):
-            masks[COLOURS.index(colours[index])] = permute(mask, perm)
+            masks[COLOURS.index(colours[index])] = permute_mask(mask, perm)
         return self._make(self.n, (masks[0], masks[1], masks[2]), self.plies)
 
     def symmetric_positions(self) -> Iterator[HermitState]:
         """All 48 images under the 8 board and 6 colour symmetries (with repeats)."""
-        for symmetry in range(8):
-            for colours in permutations(COLOURS):
-                yield self.transformed(symmetry, "".join(colours))
+        for symmetry in range(self.symmetries()):
+            yield self.transform(symmetry)
+
+
+_RENAMINGS = tuple("".join(colours) for colours in permutations(COLOURS))
+"""The 6 renamings of the colours: ``renaming[i]`` is the new name of ``COLOURS[i]``."""
 
 
 def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
@@ -362,30 +383,3 @@ def _perft(red: int, yellow: int, blue: int, depth: int, geo: Geometry) -> int:
             else:
                 total += _perft(red, yellow, blue | block, depth - 1, geo)
     return total
-
-
-def _image(symmetry: int, row: int, col: int, n: int) -> tuple[int, int]:
-    """Where (row, col) goes under symmetry 0-7: four rotations, then those mirrored."""
-    if symmetry >= 4:
-        col = n - 1 - col
-    for _ in range(symmetry % 4):
-        row, col = col, n - 1 - row
-    return row, col
-
-
-@functools.cache
-def board_symmetries(n: int) -> tuple[tuple[int, ...], ...]:
-    """The 8 symmetries of the square board, each a permutation: ``perm[cell]`` = image cell."""
-    perms = []
-    for symmetry in range(8):
-        images = (_image(symmetry, cell // n, cell % n, n) for cell in range(n * n))
-        perms.append(tuple(r * n + c for r, c in images))
-    return tuple(perms)
-
-
-def permute(mask: int, perm: tuple[int, ...]) -> int:
-    """``mask`` with every bit moved by the cell permutation ``perm``."""
-    out = 0
-    for cell in iter_bits(mask):
-        out |= 1 << perm[cell]
-    return out

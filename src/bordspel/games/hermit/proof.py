@@ -22,8 +22,8 @@ from typing import Any
 
 from bordspel._native import load
 from bordspel.ai.search import OutOfTime
-from bordspel.core import State
-from bordspel.games.hermit.engine import HermitState, board_symmetries, permute
+from bordspel.core import State, permute_mask, square_symmetries
+from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.grundy import GrundySolver, Region, blocks, regions
 from bordspel.games.hermit.rules import after_block
 
@@ -63,7 +63,7 @@ class ProofSolver:
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
         self.geo = self.grundy.geo
-        self.half_turn = board_symmetries(self.n)[2]
+        self.half_turn = square_symmetries(self.n)[2]
         native = load("hermit_core")
         self.core: Any = None
         if native is not None and self.n <= 8 and self.small <= 16:
@@ -187,7 +187,7 @@ class ProofSolver:
         for _, region in large:
             for colour in range(3):
                 masks[colour] |= region[colour]
-        return all(permute(mask, self.half_turn) == mask for mask in masks)
+        return all(permute_mask(mask, self.half_turn) == mask for mask in masks)
 
     @staticmethod
     def _size(child: Position) -> int:

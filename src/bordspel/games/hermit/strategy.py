@@ -17,8 +17,8 @@ from typing import Any
 
 from bordspel._native import load
 from bordspel.ai.search import Evaluation, OutOfTime
-from bordspel.core import State
-from bordspel.games.hermit.engine import HermitState, board_symmetries
+from bordspel.core import State, square_symmetries
+from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.rules import dilate, fitting_blocks, geometry, placement_starts
 
 __all__ = ["RegionEvaluation", "mirror_loses"]
@@ -55,7 +55,7 @@ class Involution:
 def involutions(n: int) -> tuple[Involution, ...]:
     """The half turn and the reflections of the n x n board that are their own inverses."""
     found = []
-    for perm in board_symmetries(n)[1:]:
+    for perm in square_symmetries(n)[1:]:
         if all(perm[perm[cell]] == cell for cell in range(n * n)):
             found.append(_involution(n, perm))
     return tuple(found)

@@ -27,8 +27,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from itertools import permutations, product
 from types import ModuleType
 from typing import Any
 
@@ -38,14 +36,13 @@ from bordspel.ai.registry import Knowledge
 from bordspel.ai.search import OutOfTime
 from bordspel.core import State
 from bordspel.games.quarto.engine import QuartoMove, QuartoState
-from bordspel.games.quarto.rules import WINNERS, line_masks, shares
+from bordspel.games.quarto.rules import WINNERS, board_symmetries, line_masks, shares
 
 __all__ = [
     "CompiledQuartoSolver",
     "PureQuartoSolver",
     "QuartoSolver",
     "Solution",
-    "board_symmetries",
     "canonical_key",
     "evaluate",
     "playout",
@@ -58,23 +55,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 def _cells(mask: int) -> tuple[int, ...]:
     return tuple(c for c in range(16) if mask >> c & 1)
-
-
-@cache
-def board_symmetries(advanced: bool = False) -> tuple[tuple[int, ...], ...]:
-    """Square permutations (``perm[new] = old``) that keep the winning lines (and 2x2 squares)."""
-    lines = set(line_masks(advanced))
-    found = []
-    for rows, cols in product(permutations(range(4)), repeat=2):
-        for transpose in (False, True):
-            perm = tuple(
-                (cols[c] * 4 + rows[r]) if transpose else (rows[r] * 4 + cols[c])
-                for r in range(4)
-                for c in range(4)
-            )
-            if all(sum(1 << perm[c] for c in _cells(line)) in lines for line in lines):
-                found.append(perm)
-    return tuple(sorted(set(found)))
 
 
 def canonical_key(

@@ -29,7 +29,15 @@ from bordspel.core import (
     split_fields,
     square_name,
 )
-from bordspel.games.quarto.rules import LINES, SQUARES_2X2, line_masks, line_wins
+from bordspel.games.quarto.rules import (
+    LINES,
+    PIECE_SYMMETRIES,
+    SQUARES_2X2,
+    board_symmetries,
+    line_masks,
+    line_wins,
+    piece_image,
+)
 from bordspel.jupyter import PicturedState
 
 __all__ = [
@@ -353,6 +361,38 @@ class QuartoState(PicturedState[QuartoMove]):
     def options(self) -> dict[str, Any]:
         return {"advanced": self.advanced, "pieces": self.pieces}
 
+    # -- symmetries ----------------------------------------------------------------------
+    def symmetries(self) -> int:
+        """12,288 (3,072 with the 2x2 squares): each square permutation that keeps the lines
+        (``rules.board_symmetries``: 32, or 8) with each of the 384 maps of the pieces that keep
+        which pieces share a characteristic (``rules.PIECE_SYMMETRIES``); symmetry
+        ``board * 384 + pieces``."""
+        return len(board_symmetries(self.advanced)) * len(PIECE_SYMMETRIES)
+
+    def transform(self, symmetry: int) -> QuartoState:
+        perm, pieces = self._symmetry(symmetry)
+        order, flip = PIECE_SYMMETRIES[pieces]
+        filled = _moved(self.filled, perm)
+        ones = [0, 0, 0, 0]
+        for j, mask in enumerate(self.ones):
+            ones[order[j]] = _moved(mask, perm) ^ (filled if flip >> order[j] & 1 else 0)
+        hand = self.hand if self.hand < 0 else piece_image(self.hand, pieces)
+        final = (ones[0], ones[1], ones[2], ones[3])
+        return self._make(filled, final, hand, self.turn, self.result, self.advanced, self.pieces)
+
+    def transform_move(self, move: QuartoMove, symmetry: int) -> QuartoMove:
+        perm, pieces = self._symmetry(symmetry)
+        square = None if move.square is None else perm.index(move.square)
+        give = (
+            None if move.give is None else self.pieces.chars[piece_image(self.pieces.code(move.give), pieces)]
+        )
+        return QuartoMove(square, give)
+
+    def _symmetry(self, symmetry: int) -> tuple[tuple[int, ...], int]:
+        """The square permutation (``perm[new] = old``) and the piece map of ``symmetry``."""
+        board, pieces = divmod(self._check_symmetry(symmetry), len(PIECE_SYMMETRIES))
+        return board_symmetries(self.advanced)[board], pieces
+
     @property
     def num_players(self) -> int:
         return 2
@@ -528,3 +568,8 @@ class QuartoState(PicturedState[QuartoMove]):
         if move.give is not None:
             self.pieces.code(move.give)
         return move
+
+
+def _moved(mask: int, perm: tuple[int, ...]) -> int:
+    """``mask`` of squares with square ``perm[new]`` moved to ``new``."""
+    return sum(1 << new for new, old in enumerate(perm) if mask >> old & 1)

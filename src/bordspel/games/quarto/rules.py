@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from itertools import permutations, product
 
 __all__ = [
     "LINES",
+    "PIECE_SYMMETRIES",
     "SHARES",
     "SQUARES_2X2",
     "WINNERS",
+    "board_symmetries",
     "line_masks",
     "line_wins",
+    "piece_image",
     "shared_on",
     "shares",
 ]
@@ -85,3 +89,34 @@ WINNERS: tuple[int, ...] = tuple(
 )
 """For a line of three pieces sharing ``ones`` and ``zeros``: ``ones << 4 | zeros`` -> the mask
 of the pieces that complete it."""
+
+
+@functools.cache
+def board_symmetries(advanced: bool = False) -> tuple[tuple[int, ...], ...]:
+    """Square permutations (``perm[new] = old``) that keep the winning lines (and 2x2 squares):
+    32, or 8 with the 2x2 squares; the identity first."""
+    lines = set(line_masks(advanced))
+    found = []
+    for rows, cols in product(permutations(range(4)), repeat=2):
+        for transpose in (False, True):
+            perm = tuple(
+                (cols[c] * 4 + rows[r]) if transpose else (rows[r] * 4 + cols[c])
+                for r in range(4)
+                for c in range(4)
+            )
+            if all(sum(1 << perm[c] for c in range(16) if line >> c & 1) in lines for line in lines):
+                found.append(perm)
+    return tuple(sorted(set(found)))
+
+
+PIECE_SYMMETRIES: tuple[tuple[tuple[int, ...], int], ...] = tuple(
+    (order, flip) for order in permutations(range(4)) for flip in range(16)
+)
+"""The 384 maps of pieces that keep which pieces share a characteristic: characteristic ``j``
+becomes ``order[j]``, then the values of the characteristics in ``flip`` swap; the identity first."""
+
+
+def piece_image(code: int, symmetry: int) -> int:
+    """The image of piece ``code`` under piece map ``symmetry`` (0-383, see PIECE_SYMMETRIES)."""
+    order, flip = PIECE_SYMMETRIES[symmetry]
+    return sum((code >> j & 1) << order[j] for j in range(4)) ^ flip

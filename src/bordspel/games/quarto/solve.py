@@ -24,10 +24,10 @@ from bordspel.games.quarto.ai import (
     PureQuartoSolver,
     QuartoSolver,
     Solution,
-    board_symmetries,
     canonical_key,
 )
 from bordspel.games.quarto.ai import _solution as solution_of
+from bordspel.games.quarto.rules import board_symmetries
 
 __all__ = ["Leaf", "LeafTask", "Searched", "SplitSolver", "search_leaf"]
 

@@ -3,9 +3,9 @@
 (5 x 5, 444 actions: 0-299 the setup pairs of squares in ``itertools.combinations``
 order; 300-427 ``300 + (worker * 8 + move) * 8 + build`` for a turn of the first or second of
 the mover's workers, with the directions N NE E SE S SW W NW; 428-443 ``428 + worker * 8 + move``
-for a winning move, which builds nothing; with gods, 444 + 16,384 actions: any other turn (a
-GodTurn, Hermes's long move, Zeus's build under himself) is ``444 + rank``, its rank among the
-position's such turns sorted by text, see ``god_codec``)
+for a winning move, which builds nothing; with gods, 444 + 103,265 actions: any other turn (a
+GodTurn, Hermes's long move, Zeus's build under himself) is ``444 + id``, its stable god-turn id,
+which depends on the turn alone (see ``god_codec`` and the Santorini page))
     planes 0-4: tower height 0, 1, 2, 3, dome; then one plane per colour of workers, the
     observer's colour first and the others in seat order; then all ones during the setup. With
     gods, then per seat from the observer on: a plane filled with its god's number (1-30 in the
@@ -28,7 +28,7 @@ from bordspel.games.santorini.god_codec import (
     GOD_TURNS,
     god_planes,
     god_turn_at,
-    god_turn_rank,
+    god_turn_id,
     is_step_turn,
 )
 from bordspel.rl.codecs import Codec, Planes, mask_planes
@@ -43,7 +43,8 @@ TURNS, WINS, GODS_AT = 300, 428, 444
 
 class SantoriniCodec(Codec):
     """Santorini's actions (setup pairs, worker-move-build turns, winning moves, and with gods
-    the other turns by rank) and its planes of towers, workers and gods (see the module docstring)."""
+    the other turns by their stable ids) and its planes of towers, workers and gods (see the
+    module docstring)."""
 
     def num_actions(self, start: State) -> int:
         assert isinstance(start, SantoriniState)
@@ -54,7 +55,7 @@ class SantoriniCodec(Codec):
         if isinstance(move, Placement):
             return int(PAIR_INDEX[(move.first, move.second)])
         if not is_step_turn(move):
-            return GODS_AT + god_turn_rank(state, move)
+            return GODS_AT + god_turn_id(state, move)
         worker: int = state.my_workers().index(move.source)
         step: int = STEPS[move.source].index(move.target)
         if move.build is None:

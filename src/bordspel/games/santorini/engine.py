@@ -12,6 +12,7 @@ generator (:mod:`bordspel.games.santorini.generator`) for the game with them.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Sequence
@@ -31,7 +32,9 @@ from bordspel.core import (
     check_int,
     check_text,
     iter_bits,
+    permute_mask,
     split_fields,
+    square_symmetries,
 )
 from bordspel.games.santorini import generator
 from bordspel.games.santorini.board import (
@@ -326,6 +329,41 @@ class SantoriniState(PicturedState[SantoriniMove]):
         if self.powers is not None:
             options["gods"] = ",".join(name or "-" for name in self.powers.gods)
         return options
+
+    # -- symmetries ----------------------------------------------------------------------
+    def symmetries(self) -> int:
+        """8: the symmetries of the square board (``bordspel.core.square_symmetries``). Every
+        god's power keeps them; workers keep their order, gods and memos stay as they are."""
+        return 8
+
+    def transform(self, symmetry: int) -> SantoriniState:
+        perm = square_symmetries(SIZE)[self._check_symmetry(symmetry)]
+        g1, g2, g3, domes = (permute_mask(mask, perm) for mask in self.levels)
+        workers = tuple(perm[cell] if cell >= 0 else cell for cell in self.workers)
+        return self._make(
+            self.players,
+            (g1, g2, g3, domes),
+            workers,
+            self.turn,
+            self.supply,
+            self.out,
+            self.winners,
+            self.powers,
+        )
+
+    def transform_move(self, move: SantoriniMove, symmetry: int) -> SantoriniMove:
+        """The image of a legal move; a placement's squares in order (so the image of the
+        position after it may list that colour's two workers the other way round)."""
+        perm = square_symmetries(SIZE)[self._check_symmetry(symmetry)]
+        if isinstance(move, Placement):
+            first, second = sorted((perm[move.first], perm[move.second]))
+            return Placement(first, second)
+        if isinstance(move, Turn) and self.powers is None:
+            build = None if move.build is None else perm[move.build]
+            return Turn(perm[move.source], perm[move.target], build)
+        # A god turn may be written many ways (Hermes's walks in either order): the image is the
+        # way listed there, found by the position it leads to.
+        return _turn_to(self.transform(symmetry))[self.apply_unchecked(move).transform(symmetry)]
 
     def god_of(self, seat: int) -> str | None:
         """The name of ``seat``'s god, None without one."""
@@ -920,3 +958,9 @@ def _hashable(move: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+@functools.lru_cache(maxsize=64)
+def _turn_to(state: SantoriniState) -> dict[SantoriniState, SantoriniMove]:
+    """The legal turns of a position with gods by the position each leads to."""
+    return {state.apply_unchecked(move): move for move in state.legal_moves()}

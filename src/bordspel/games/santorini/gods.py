@@ -768,8 +768,8 @@ class Morpheus(God):
     )
     # The memo counts the pieces on the card; each build takes one off, and a turn may build none.
     # The card holds at most CARD pieces (a reading: the boxed card sets no limit; four build a
-    # complete tower from the ground, and they keep a position's god turns within the RL codec's
-    # GOD_TURNS). Circe holding this power has one piece (his stay on his card).
+    # complete tower from the ground, and the STEP family of the god-turn ids in god_codec holds
+    # up to four blocks). Circe holding this power has one piece (his stay on his card).
     CARD: ClassVar[int] = 4
     memo_pattern = f"[0-{CARD}]?"
 
