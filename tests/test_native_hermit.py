@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bordspel._native import load
-from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.engine import HermitMove, HermitState, _perft
 from bordspel.games.hermit.grundy import regions
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.rules import dilate, geometry
@@ -203,3 +203,19 @@ def test_solve_splits_first_moves_over_worker_processes() -> None:
 
     report = solve_empty(3, run=lambda tasks: ProcessBackend(2).run(settle, tasks))
     assert report.first_player_wins and {m.to_str() for m in report.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}
+
+
+PERFT_CASES = [(1, 2, 0), (3, 3, 0), (4, 3, 2), (5, 2, 4), (6, 2, 6), (8, 2, 3)]
+
+
+@pytest.mark.parametrize(("n", "depth", "plies"), PERFT_CASES)
+def test_compiled_perft_is_the_pure_one(n: int, depth: int, plies: int) -> None:
+    for state in random_positions(n, 4, seed=n * 10 + depth, most=plies):
+        red, yellow, blue = state.masks
+        assert core.perft(state, depth) == _perft(red, yellow, blue, depth, geometry(n))
+
+
+def test_the_engine_perft_uses_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = HermitState.initial(size=4)
+    monkeypatch.setattr(core, "perft", lambda _state, _depth: -1)
+    assert state.perft(2) == -1
