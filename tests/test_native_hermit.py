@@ -219,3 +219,44 @@ def test_the_engine_perft_uses_the_compiled_core(monkeypatch: pytest.MonkeyPatch
     state = HermitState.initial(size=4)
     monkeypatch.setattr(core, "perft", lambda _state, _depth: -1)
     assert state.perft(2) == -1
+
+
+@pytest.mark.parametrize("n, limit, small", [(2, 10_000, 0), (3, 400, 0), (3, 400, 8)])
+def test_proof_numbers_agree_with_brute_force(n: int, limit: int, small: int) -> None:
+    solver = core.Solver(n, small, table_bits=8, proof_numbers=True)
+    for state in reachable(HermitState.initial(size=n), limit, random.Random(n)):
+        assert solver.prove(*accepts(state)) == hermit_wins(state), state.to_str()
+
+
+@pytest.mark.parametrize("n, count, plies", [(4, 30, 2), (5, 20, 6), (6, 10, 10), (7, 6, 16)])
+def test_proof_numbers_agree_with_the_depth_first_search(n: int, count: int, plies: int) -> None:
+    """Both compiled searches, with and without a Nim heap beside the board; a small table for
+    the proof numbers, so that entries are given up and searched again."""
+    depth_first, proof_numbers = core.Solver(n), core.Solver(n, table_bits=6, proof_numbers=True)
+    rng = random.Random(n)
+    for state in random_positions(n, count, n, plies):
+        if state.plies >= plies - 2:
+            heap = rng.choice([0, rng.randrange(1, 8)])
+            assert proof_numbers.prove(*accepts(state), heap) == depth_first.wins(*accepts(state), heap)
+
+
+def test_proof_numbers_need_their_table() -> None:
+    with pytest.raises(ValueError, match="proof_numbers=True"):
+        core.Solver(3).prove(0, 0, 0)
+
+
+def test_the_proof_solver_searches_with_proof_numbers_when_asked() -> None:
+    start = HermitState.initial(size=5)
+    after_centre = start.apply(start.parse_move("Rc3U"))
+    solver = ProofSolver(5, proof_numbers=True)
+    assert not solver.state_wins(after_centre) and solver.examined > 0
+    assert 0 < solver.table_fill() < 1
+
+
+def test_solve_logs_the_running_first_move(capsys: pytest.CaptureFixture[str]) -> None:
+    from bordspel.games.hermit.solve import FirstMove, settle
+
+    settled = settle(FirstMove(5, "Rc3U", table_bits=16, log_every=1e-9))
+    lines = capsys.readouterr().err.splitlines()
+    assert settled.wins and lines
+    assert "5x5 Rc3U: positions" in lines[-1] and "/s, table" in lines[-1] and "% full" in lines[-1]

@@ -25,6 +25,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory", type=float, default=256, metavar="MB", help="the result table per worker (MB)"
     )
+    parser.add_argument(
+        "--search",
+        choices=("pn", "depth-first"),
+        default="pn",
+        help="proof-number search (df-pn, the default) or the depth-first search",
+    )
+    parser.add_argument(
+        "--log-every",
+        type=float,
+        default=0,
+        metavar="S",
+        help="every S seconds, a line on stderr per running first move: positions, rate, table fill",
+    )
 
 
 def solve(args: argparse.Namespace) -> None:
@@ -47,8 +60,18 @@ def solve(args: argparse.Namespace) -> None:
         address = {"address": args.address} if args.address else {}
         run = functools.partial(BACKENDS[args.backend](args.workers, **address).run, settle)
     results = Path(args.results) if args.results else None
-    bits = table_bits(args.memory)
-    report = solve_empty(size, progress, args.first, run=run, results=results, bits=bits)
+    proof_numbers = args.search == "pn"
+    bits = table_bits(args.memory, proof_numbers)
+    report = solve_empty(
+        size,
+        progress,
+        args.first,
+        run=run,
+        results=results,
+        bits=bits,
+        proof_numbers=proof_numbers,
+        log_every=args.log_every,
+    )
     line.close()
     winner = "the first player" if report.first_player_wins else "the second player"
     grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
