@@ -20,8 +20,18 @@ from pathlib import Path
 from bordspel.games.hermit.engine import HermitMove, HermitState
 from bordspel.games.hermit.grundy import GrundySolver
 from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.rules import COLOURS, PLACEMENTS
 
-__all__ = ["FirstMove", "Settled", "SolveReport", "first_move_classes", "settle", "solve_empty", "table_bits"]
+__all__ = [
+    "FirstMove",
+    "Settled",
+    "SolveReport",
+    "first_move_classes",
+    "settle",
+    "solve_empty",
+    "table_bits",
+    "write_proof",
+]
 
 
 @dataclass(frozen=True)
@@ -251,3 +261,57 @@ def _distance_to_centre(move: HermitMove, n: int) -> float:
     row = sum(r for r, _ in squares) / len(squares)
     col = sum(c for _, c in squares) / len(squares)
     return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)
+
+
+def write_proof(n: int, first_move: str, path: Path, brute_force: int = 10, bits: int = 20) -> bool:
+    """Write the proof of who wins after ``first_move`` on the empty n x n board (for
+    ``bordspel.games.hermit.verify``): the winner's reply, found by the solver, in every position
+    the loser's moves lead to, down to ``brute_force`` live squares. Whether the first move wins."""
+    solver = ProofSolver(n, table_bits=bits, proof_numbers=True)
+    start = HermitState.initial(size=n)
+    after = start.apply(start.parse_move(first_move))
+    second_wins = solver.state_wins(after)
+    replies: dict[tuple[int, int, int], HermitMove] = {}
+    _strategy(solver, after, second_wins, brute_force, replies, set())
+    header = {
+        "game": "hermit",
+        "n": n,
+        "first_move": first_move,
+        "start": list(after.masks),
+        "claim": "wins" if second_wins else "loses",
+        "brute_force": brute_force,
+    }
+    with path.open("w") as out:
+        out.write(json.dumps(header) + "\n")
+        for masks, move in replies.items():
+            reply = [COLOURS.index(move.colour), move.row * n + move.col, PLACEMENTS.index(move.placement)]
+            out.write(json.dumps({"at": list(masks), "reply": reply}) + "\n")
+    return not second_wins
+
+
+def _strategy(
+    solver: ProofSolver,
+    state: HermitState,
+    winner_to_move: bool,
+    brute_force: int,
+    replies: dict[tuple[int, int, int], HermitMove],
+    seen: set[tuple[tuple[int, int, int], bool]],
+) -> None:
+    """Fill ``replies`` with the winner's moves below ``state`` (depth first, each position once)."""
+    if (state.masks, winner_to_move) in seen:
+        return
+    seen.add((state.masks, winner_to_move))
+    if (state.free_mask(0) | state.free_mask(1) | state.free_mask(2)).bit_count() <= brute_force:
+        return
+    if not winner_to_move:
+        for move in state.legal_moves():
+            _strategy(solver, state.apply_unchecked(move), True, brute_force, replies, seen)
+        return
+    children = [(move, state.apply_unchecked(move)) for move in state.legal_moves()]
+    children.sort(key=lambda pair: pair[1].transformed(2).masks != pair[1].masks)  # mirror replies first
+    for move, child in children:
+        if not solver.state_wins(child):
+            replies[state.masks] = move
+            _strategy(solver, child, False, brute_force, replies, seen)
+            return
+    raise AssertionError(f"the solver found no winning move at {state.to_str()}")
