@@ -13,7 +13,6 @@ from itertools import permutations
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeGuard
 
-from bordspel._native import load
 from bordspel.core import (
     MAX_MOVE_TEXT,
     BordspelError,
@@ -349,6 +348,8 @@ def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
 @functools.cache
 def _compiled_core() -> Any:
     """``bordspel._native.hermit_core`` when it is built (loaded on first use), else None."""
+    from bordspel._native import load  # not at import: a board loads only what it uses
+
     return load("hermit_core")
 
 
