@@ -15,7 +15,8 @@ the least of its 8 images) is hashed to 128 bits; a position (its large regions 
 heap of the small ones) hashes to the XOR of its regions' hashes and the heap's, so two equal
 regions cancel in the hash as they do in the game. Win/loss results go in a fixed-size table
 of 4-entry buckets that keeps the results of the largest searches; Grundy values go in an
-exact table that grows.
+exact table that grows. The proof-number search (``Solver.prove``, df-pn) searches the same
+positions with a table of proof and disproof numbers instead.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t

@@ -4,7 +4,9 @@ First moves that are images of each other under a symmetry form one class, searc
 classes are independent tasks (``FirstMove`` -> ``Settled``, plain data), so they can be split
 over worker processes or Ray tasks with the arena's backends; each result is appended to a
 results file as it comes in, and a run given the same file skips the classes it already holds,
-so an interrupted run resumes where it stopped.
+so an interrupted run resumes where it stopped. Each class is searched by proof-number search
+(df-pn) unless asked otherwise. ``write_proof`` writes the proof of one first move for the
+independent checker, ``bordspel.games.hermit.verify``.
 """
 
 from __future__ import annotations
