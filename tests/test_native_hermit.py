@@ -240,6 +240,13 @@ def test_proof_numbers_agree_with_the_depth_first_search(n: int, count: int, pli
             assert proof_numbers.prove(*accepts(state), heap) == depth_first.wins(*accepts(state), heap)
 
 
+def test_proof_numbers_agree_with_grundy_values_on_4x4() -> None:
+    solver, grundy = core.Solver(4, table_bits=10, proof_numbers=True), shared_grundy(4)
+    for state in random_positions(4, 40, 44, 8):
+        if state.plies >= 3:  # the Grundy values of earlier positions take seconds
+            assert solver.prove(*accepts(state)) == (grundy.value(state) != 0), state.to_str()
+
+
 def test_proof_numbers_need_their_table() -> None:
     with pytest.raises(ValueError, match="proof_numbers=True"):
         core.Solver(3).prove(0, 0, 0)
