@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bordspel._native import load
-from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.engine import HermitMove, HermitState, _perft
 from bordspel.games.hermit.grundy import regions
 from bordspel.games.hermit.proof import ProofSolver
 from bordspel.games.hermit.rules import dilate, geometry
@@ -203,3 +203,67 @@ def test_solve_splits_first_moves_over_worker_processes() -> None:
 
     report = solve_empty(3, run=lambda tasks: ProcessBackend(2).run(settle, tasks))
     assert report.first_player_wins and {m.to_str() for m in report.winning_moves} == {"Rb2U", "Yb2U", "Bb2U"}
+
+
+PERFT_CASES = [(1, 2, 0), (3, 3, 0), (4, 3, 2), (5, 2, 4), (6, 2, 6), (8, 2, 3)]
+
+
+@pytest.mark.parametrize(("n", "depth", "plies"), PERFT_CASES)
+def test_compiled_perft_is_the_pure_one(n: int, depth: int, plies: int) -> None:
+    for state in random_positions(n, 4, seed=n * 10 + depth, most=plies):
+        red, yellow, blue = state.masks
+        assert core.perft(state, depth) == _perft(red, yellow, blue, depth, geometry(n))
+
+
+def test_the_engine_perft_uses_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = HermitState.initial(size=4)
+    monkeypatch.setattr(core, "perft", lambda _state, _depth: -1)
+    assert state.perft(2) == -1
+
+
+@pytest.mark.parametrize("n, limit, small", [(2, 10_000, 0), (3, 400, 0), (3, 400, 8)])
+def test_proof_numbers_agree_with_brute_force(n: int, limit: int, small: int) -> None:
+    solver = core.Solver(n, small, table_bits=8, proof_numbers=True)
+    for state in reachable(HermitState.initial(size=n), limit, random.Random(n)):
+        assert solver.prove(*accepts(state)) == hermit_wins(state), state.to_str()
+
+
+@pytest.mark.parametrize("n, count, plies", [(4, 30, 2), (5, 20, 6), (6, 10, 10), (7, 6, 16)])
+def test_proof_numbers_agree_with_the_depth_first_search(n: int, count: int, plies: int) -> None:
+    """Both compiled searches, with and without a Nim heap beside the board; a small table for
+    the proof numbers, so that entries are given up and searched again."""
+    depth_first, proof_numbers = core.Solver(n), core.Solver(n, table_bits=6, proof_numbers=True)
+    rng = random.Random(n)
+    for state in random_positions(n, count, n, plies):
+        if state.plies >= plies - 2:
+            heap = rng.choice([0, rng.randrange(1, 8)])
+            assert proof_numbers.prove(*accepts(state), heap) == depth_first.wins(*accepts(state), heap)
+
+
+def test_proof_numbers_agree_with_grundy_values_on_4x4() -> None:
+    solver, grundy = core.Solver(4, table_bits=10, proof_numbers=True), shared_grundy(4)
+    for state in random_positions(4, 40, 44, 8):
+        if state.plies >= 3:  # the Grundy values of earlier positions take seconds
+            assert solver.prove(*accepts(state)) == (grundy.value(state) != 0), state.to_str()
+
+
+def test_proof_numbers_need_their_table() -> None:
+    with pytest.raises(ValueError, match="proof_numbers=True"):
+        core.Solver(3).prove(0, 0, 0)
+
+
+def test_the_proof_solver_searches_with_proof_numbers_when_asked() -> None:
+    start = HermitState.initial(size=5)
+    after_centre = start.apply(start.parse_move("Rc3U"))
+    solver = ProofSolver(5, proof_numbers=True)
+    assert not solver.state_wins(after_centre) and solver.examined > 0
+    assert 0 < solver.table_fill() < 1
+
+
+def test_solve_logs_the_running_first_move(capsys: pytest.CaptureFixture[str]) -> None:
+    from bordspel.games.hermit.solve import FirstMove, settle
+
+    settled = settle(FirstMove(5, "Rc3U", table_bits=16, log_every=1e-9))
+    lines = capsys.readouterr().err.splitlines()
+    assert settled.wins and lines
+    assert "5x5 Rc3U: positions" in lines[-1] and "/s, table" in lines[-1] and "% full" in lines[-1]

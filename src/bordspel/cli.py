@@ -28,6 +28,9 @@ class Solver:
     summary: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     solve: Callable[[argparse.Namespace], None]
+    verify: Callable[[Path, str], str] | None = None
+    """``bordspel verify GAME[-VARIANT] FILE``: check a proof file the solver wrote (the variant,
+    such as ``6x6``, must be the file's); a line saying what it proves, BordspelError if not."""
 
 
 SOLVER_PART: Part[Solver] = Part(
@@ -184,6 +187,33 @@ def add_solve_command(commands: Any) -> None:
         )
         sub.add_argument("--address", help="with --backend ray: the address of an existing Ray cluster")
         sub.set_defaults(run=functools.partial(run_solver, solver))
+
+
+def add_verify_command(commands: Any) -> None:
+    """``bordspel verify GAME[-VARIANT] FILE``: a proof checked by the game's own checker."""
+    games = [name for name in solvable_games() if _verifier(name) is not None]
+    verify = commands.add_parser("verify", help=f"check a solver's proof file: {', '.join(games)}")
+    verify.add_argument(
+        "target", metavar="GAME[-VARIANT]", help="the game, optionally with the variant, like hermit-6x6"
+    )
+    verify.add_argument("file", type=Path, help="the proof file")
+    verify.set_defaults(run=cmd_verify)
+
+
+def _verifier(game: str) -> Callable[[Path, str], str] | None:
+    solver = game_part(game, SOLVER_PART)
+    return None if solver is None else solver.verify
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    game, _, variant = args.target.partition("-")
+    verify = _verifier(game) if game in solvable_games() else None
+    if verify is None:
+        raise BordspelError(
+            f"no proof checker for {game!r}: bordspel verify --help lists the games that have one"
+        )
+    print(verify(args.file, variant))
+    return 0
 
 
 def run_solver(solver: Solver, args: argparse.Namespace) -> int:
@@ -351,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     arena.set_defaults(run=cmd_arena)
     add_solve_command(commands)
+    add_verify_command(commands)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Hermit's hot paths in C: the win/loss proof search, region decomposition, Grundy values of
-small regions, and random playouts.
+small regions, perft and random playouts.
 
 The pure-Python reference is ``bordspel.games.hermit.proof`` (with ``grundy``); this module
 follows it step by step on 64-bit masks. Internally every board, whatever its size n (1 to 8),
@@ -15,7 +15,8 @@ the least of its 8 images) is hashed to 128 bits; a position (its large regions 
 heap of the small ones) hashes to the XOR of its regions' hashes and the heap's, so two equal
 regions cancel in the hash as they do in the game. Win/loss results go in a fixed-size table
 of 4-entry buckets that keeps the results of the largest searches; Grundy values go in an
-exact table that grows.
+exact table that grows. The proof-number search (``Solver.prove``, df-pn) searches the same
+positions with a table of proof and disproof numbers instead.
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
@@ -338,6 +339,79 @@ cdef class ResultTable:
         bucket[victim].work = weight
 
 
+cdef struct PnEntry:
+    uint64_t key
+    uint32_t check
+    uint32_t phi
+    uint32_t delta
+    uint32_t work
+
+
+cdef enum:
+    PN_INF = 0x3fffffff  # a proof or disproof number this large means proved (or disproved)
+    MOBILITY_WEIGHT = 16  # an unsearched position's disproof number: this many per move
+
+
+cdef class PnTable:
+    """Lossy table of proof and disproof numbers: 2**bits buckets of 4 entries (24 bytes each);
+    a full bucket gives up the entry with the least work behind it, proved results last."""
+
+    cdef PnEntry* entries
+    cdef uint64_t mask
+    cdef public uint64_t stored
+
+    def __cinit__(self, int bits):
+        if not 4 <= bits <= 34:
+            raise ValueError("the table takes 4 to 34 bits of buckets")
+        self.mask = (<uint64_t>1 << bits) - 1
+        self.entries = <PnEntry*>calloc((self.mask + 1) * 4, sizeof(PnEntry))
+        if not self.entries:
+            raise MemoryError(f"no memory for a table of {(self.mask + 1) * 96:,} bytes")
+        self.stored = 0
+
+    def __dealloc__(self):
+        free(self.entries)
+
+    @property
+    def capacity(self):
+        """Entries the table holds."""
+        return 4 * (self.mask + 1)
+
+    cdef inline bint get(self, uint64_t key, uint64_t check, uint32_t* phi, uint32_t* delta) noexcept nogil:
+        """Whether the position is there; its numbers into ``phi`` and ``delta``."""
+        cdef PnEntry* bucket = self.entries + (key & self.mask) * 4
+        cdef uint32_t short_check = <uint32_t>check
+        cdef int i
+        for i in range(4):
+            if bucket[i].work and bucket[i].key == key and bucket[i].check == short_check:
+                phi[0] = bucket[i].phi
+                delta[0] = bucket[i].delta
+                return True
+        return False
+
+    cdef inline void put(self, uint64_t key, uint64_t check, uint32_t phi, uint32_t delta,
+                         uint64_t work) noexcept nogil:
+        cdef PnEntry* bucket = self.entries + (key & self.mask) * 4
+        cdef uint32_t short_check = <uint32_t>check
+        cdef uint32_t weight = <uint32_t>(work if work < 0x3fffffff else 0x3fffffff) + 1
+        cdef int i, victim = 0
+        if phi == 0 or delta == 0:
+            weight |= 0x40000000
+        for i in range(4):
+            if bucket[i].work == 0 or (bucket[i].key == key and bucket[i].check == short_check):
+                victim = i
+                break
+            if bucket[i].work < bucket[victim].work:
+                victim = i
+        if bucket[victim].work == 0:
+            self.stored += 1
+        bucket[victim].key = key
+        bucket[victim].check = short_check
+        bucket[victim].phi = phi
+        bucket[victim].delta = delta
+        bucket[victim].work = weight
+
+
 # -- positions -------------------------------------------------------------------------------------
 cdef struct CanonEntry:
     uint64_t m[3]  # a region moved to the corner, its colour masks sorted (all zero: empty)
@@ -377,8 +451,10 @@ cdef class Solver:
     cdef int reflect_shift
     cdef ValueTable grundy_table
     cdef ResultTable results
+    cdef PnTable pn
     cdef Position** levels
     cdef int** orders
+    cdef uint32_t** pn_levels
     cdef int depth_cap
     cdef CanonEntry* canon_cache
     cdef int canon_bits
@@ -390,7 +466,8 @@ cdef class Solver:
     cdef public object deadline
     cdef public object on_progress
 
-    def __cinit__(self, int n, int small=8, int table_bits=20, bint region_cache=True):
+    def __cinit__(self, int n, int small=8, int table_bits=20, bint region_cache=True,
+                  bint proof_numbers=False):
         _check_size(n)
         if not 0 <= small <= 16:
             raise ValueError("small regions have 0 to 16 live squares")
@@ -399,7 +476,8 @@ cdef class Solver:
         self.full = full_grid(n)
         self.reflect_shift = 9 * (8 - n)
         self.grundy_table = ValueTable()
-        self.results = ResultTable(table_bits)
+        self.results = ResultTable(4 if proof_numbers else table_bits)
+        self.pn = PnTable(table_bits) if proof_numbers else None
         self.depth_cap = 0
         self.canon_bits = CANON_BITS if region_cache else 0
         self.canon_cache = <CanonEntry*>calloc(1 << self.canon_bits, sizeof(CanonEntry))
@@ -407,6 +485,7 @@ cdef class Solver:
             raise MemoryError()
         self.levels = NULL
         self.orders = NULL
+        self.pn_levels = NULL
         self.examined = 0
         self.grundy_examined = 0
         self.node_limit = 0
@@ -420,13 +499,21 @@ cdef class Solver:
             for i in range(self.depth_cap):
                 free(self.levels[i])
                 free(self.orders[i])
+                free(self.pn_levels[2 * i])
+                free(self.pn_levels[2 * i + 1])
             free(self.levels)
             free(self.orders)
+            free(self.pn_levels)
 
     @property
     def stored(self):
-        """Win/loss results in the table."""
-        return self.results.stored
+        """Win/loss results (or proof-number entries) in the table."""
+        return self.pn.stored if self.pn is not None else self.results.stored
+
+    @property
+    def capacity(self):
+        """Entries the table holds."""
+        return self.pn.capacity if self.pn is not None else 4 * (self.results.mask + 1)
 
     # -- Python API ------------------------------------------------------------------------------
     def regions(self, red, yellow, blue):
@@ -556,24 +643,32 @@ cdef class Solver:
         cdef int cap
         cdef Position** levels
         cdef int** orders
+        cdef uint32_t** pn_levels
         if depth >= self.depth_cap:
             cap = max(2 * self.depth_cap, depth + 16)
             levels = <Position**>calloc(cap, sizeof(Position*))
             orders = <int**>calloc(cap, sizeof(int*))
-            if not levels or not orders:
+            pn_levels = <uint32_t**>calloc(2 * cap, sizeof(uint32_t*))
+            if not levels or not orders or not pn_levels:
                 raise MemoryError()
             if self.levels:
                 memcpy(levels, self.levels, self.depth_cap * sizeof(Position*))
                 memcpy(orders, self.orders, self.depth_cap * sizeof(int*))
+                memcpy(pn_levels, self.pn_levels, 2 * self.depth_cap * sizeof(uint32_t*))
                 free(self.levels)
                 free(self.orders)
+                free(self.pn_levels)
             self.levels = levels
             self.orders = orders
+            self.pn_levels = pn_levels
             self.depth_cap = cap
         if not self.levels[depth]:
             self.levels[depth] = <Position*>malloc(MAX_CHILDREN * sizeof(Position))
             self.orders[depth] = <int*>malloc(MAX_CHILDREN * sizeof(int))
-            if not self.levels[depth] or not self.orders[depth]:
+            self.pn_levels[2 * depth] = <uint32_t*>malloc(MAX_CHILDREN * sizeof(uint32_t))
+            self.pn_levels[2 * depth + 1] = <uint32_t*>malloc(MAX_CHILDREN * sizeof(uint32_t))
+            if not (self.levels[depth] and self.orders[depth] and self.pn_levels[2 * depth]
+                    and self.pn_levels[2 * depth + 1]):
                 raise MemoryError()
         return self.levels[depth]
 
@@ -714,6 +809,92 @@ cdef class Solver:
             entry.value = -1
         return entry
 
+    # -- proof-number search -----------------------------------------------------------------------
+    def prove(self, red, yellow, blue, int heap=0):
+        """Whether the player to move wins, by proof-number search (df-pn with the 1+epsilon
+        trick), given what each square accepts (engine masks) and a Nim heap beside them."""
+        cdef Position* pos = self._level(0)
+        cdef uint32_t phi, delta
+        if self.pn is None:
+            raise ValueError("proof-number search needs a solver made with proof_numbers=True")
+        self._set_position(pos, red, yellow, blue, heap)
+        if pos.count == 0:
+            return pos.heap != 0
+        while True:
+            self._mid(0, pos, PN_INF, PN_INF, &phi, &delta)
+            if phi == 0 or delta == 0:
+                return phi == 0
+
+    cdef inline void _numbers(self, Position* pos, uint32_t* phi, uint32_t* delta) noexcept nogil:
+        """The proof and disproof numbers of a position for the player to move: exact without
+        large regions, else from the table, else a guess: 1 to prove a win, and to disprove one
+        the number of moves (every move must be refuted), or 1 where the large regions are
+        their own point reflection (the mirror strategy's positions, likely lost). The number of
+        moves is weighted so that a searched mirror position (its disproof number the sum over
+        its replies) stays cheaper than an unsearched other."""
+        cdef int i, colour, shape, moves
+        if pos.count == 0:
+            phi[0] = 0 if pos.heap else PN_INF
+            delta[0] = PN_INF if pos.heap else 0
+        elif not self.pn.get(pos.h1, pos.h2, phi, delta):
+            phi[0] = 1
+            moves = pos.heap
+            if not pos.symmetric:
+                for i in range(pos.count):
+                    for colour in range(3):
+                        for shape in range(3):
+                            moves += popcount(block_starts(pos.r[i].m[colour], shape))
+            delta[0] = max(1, MOBILITY_WEIGHT * moves) if not pos.symmetric else 1
+
+    cdef int _mid(self, int depth, Position* pos, uint32_t th_phi, uint32_t th_delta,
+                  uint32_t* out_phi, uint32_t* out_delta) except -1:
+        """Search ``pos`` until its proof number reaches ``th_phi`` or its disproof number
+        ``th_delta``; its final numbers into ``out_phi`` and ``out_delta`` (and the table)."""
+        cdef uint64_t before = self.examined
+        cdef Position* children
+        cdef int* order
+        cdef uint32_t* phis
+        cdef uint32_t* deltas
+        cdef int count, i, best
+        cdef uint32_t phi, delta, second, child_phi, child_delta
+        cdef uint64_t total
+        self.examined += 1
+        if self.node_limit and self.examined > self.node_limit:
+            raise OutOfTime
+        if (self.examined & 0x3ff) == 0:
+            self._tick((self.examined & 0x3fff) == 0)
+        children = self._level(depth + 1)
+        order = self.orders[depth + 1]
+        phis = self.pn_levels[2 * (depth + 1)]
+        deltas = self.pn_levels[2 * (depth + 1) + 1]
+        count = self._children(pos, children)
+        self._order(children, count, order)
+        for i in range(count):
+            self._numbers(&children[order[i]], &phis[i], &deltas[i])
+        while True:
+            phi, total, best, second = PN_INF, 0, 0, PN_INF
+            for i in range(count):
+                total += phis[i]
+                if deltas[i] < phi:
+                    second = phi
+                    phi = deltas[i]
+                    best = i
+                elif deltas[i] < second:
+                    second = deltas[i]
+            delta = <uint32_t>(total if total < PN_INF else PN_INF)
+            if phi >= th_phi or delta >= th_delta:
+                break
+            child_phi = th_delta - delta + phis[best]
+            child_delta = th_phi
+            if second < PN_INF:
+                second = max(second + 1, second + second // 4)
+                child_delta = min(th_phi, second)
+            self._mid(depth + 1, &children[order[best]], child_phi, child_delta, &phis[best], &deltas[best])
+        self.pn.put(pos.h1, pos.h2, phi, delta, self.examined - before)
+        out_phi[0] = phi
+        out_delta[0] = delta
+        return 0
+
     # -- Grundy values ---------------------------------------------------------------------------
     cdef int _value(self, const uint64_t* accepts) except -1:
         """The Grundy value of accepted squares: the XOR of their regions' values."""
@@ -765,6 +946,80 @@ cdef class Solver:
         if (self.grundy_examined & 0x3ff) == 0:
             self._tick(False)
         return value
+
+
+# -- perft ---------------------------------------------------------------------------------------
+cdef extern from *:
+    """
+    /* Hermit perft on the 8x8 grid (bit 8 * r + c); the last ply is counted in bulk. Written in C
+     * so that x86-64 gets a copy built for the popcnt instruction, chosen when the CPU has it. */
+    typedef struct { uint64_t full, not_first_col, not_last_col, fits[3]; } hermit_grid;
+    static const int hermit_steps[3] = {0, 1, 8};
+
+    #define HERMIT_PERFT(NAME)                                                                  \\
+    static uint64_t NAME(const hermit_grid *g, uint64_t m0, uint64_t m1, uint64_t m2, int depth) { \\
+        uint64_t m[3] = {m0, m1, m2}, empty = g->full & ~(m0 | m1 | m2), total = 0;             \\
+        for (int colour = 0; colour < 3; colour++) {                                            \\
+            uint64_t x = m[colour];                                                             \\
+            uint64_t row = x | ((x << 1) & g->not_first_col) | ((x >> 1) & g->not_last_col);    \\
+            uint64_t free_mask = empty & ~((row | (row << 8) | (row >> 8)) & g->full);          \\
+            for (int shape = 0; shape < 3; shape++) {                                           \\
+                int step = hermit_steps[shape];                                                 \\
+                uint64_t starts = free_mask & (free_mask >> step) & g->fits[shape];             \\
+                if (depth == 1) {                                                               \\
+                    total += (uint64_t)__builtin_popcountll(starts);                            \\
+                    continue;                                                                   \\
+                }                                                                               \\
+                while (starts) {                                                                \\
+                    uint64_t low = starts & (~starts + 1), block = low | (low << step);         \\
+                    starts ^= low;                                                              \\
+                    m[colour] |= block;                                                         \\
+                    total += NAME(g, m[0], m[1], m[2], depth - 1);                              \\
+                    m[colour] &= ~block;                                                        \\
+                }                                                                               \\
+            }                                                                                   \\
+        }                                                                                       \\
+        return total;                                                                           \\
+    }
+
+    HERMIT_PERFT(hermit_perft_default)
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __attribute__((target("popcnt"))) HERMIT_PERFT(hermit_perft_popcnt)
+    static uint64_t hermit_perft(const hermit_grid *g, uint64_t m0, uint64_t m1, uint64_t m2,
+                                 int depth) {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("popcnt"))
+            return hermit_perft_popcnt(g, m0, m1, m2, depth);
+        return hermit_perft_default(g, m0, m1, m2, depth);
+    }
+    #else
+    #define hermit_perft hermit_perft_default
+    #endif
+    """
+    ctypedef struct hermit_grid:
+        uint64_t full, not_first_col, not_last_col
+        uint64_t fits[3]
+    uint64_t hermit_perft(const hermit_grid* grid, uint64_t m0, uint64_t m1, uint64_t m2,
+                          int depth) nogil
+
+
+def perft(state, int depth):
+    """The leaves ``depth`` plies below a ``HermitState`` (``HermitState.perft`` in C)."""
+    cdef uint64_t masks[3]
+    cdef hermit_grid grid
+    cdef uint64_t total
+    cdef int shape
+    if depth <= 0:
+        return 1
+    load_masks(state, masks)
+    grid.full = full_grid(state.n)
+    grid.not_first_col = grid.full & NOT_FIRST_COL
+    grid.not_last_col = grid.full & NOT_LAST_COL
+    for shape in range(3):
+        grid.fits[shape] = block_starts(grid.full, shape)
+    with nogil:
+        total = hermit_perft(&grid, masks[0], masks[1], masks[2], depth)
+    return total
 
 
 # -- random playouts -------------------------------------------------------------------------------

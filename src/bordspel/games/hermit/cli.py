@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from pathlib import Path
 
 from bordspel.cli import Solver
@@ -25,6 +26,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory", type=float, default=256, metavar="MB", help="the result table per worker (MB)"
     )
+    parser.add_argument(
+        "--proof",
+        metavar="MOVE:FILE",
+        help="instead of solving: write the proof of who wins after MOVE (like Rc3U) to FILE",
+    )
+    parser.add_argument(
+        "--search",
+        choices=("pn", "depth-first"),
+        default="pn",
+        help="proof-number search (df-pn, the default) or the depth-first search",
+    )
+    parser.add_argument(
+        "--log-every",
+        type=float,
+        default=0,
+        metavar="S",
+        help="every S seconds, a line on stderr per running first move: positions, rate, table fill",
+    )
 
 
 def solve(args: argparse.Namespace) -> None:
@@ -36,6 +55,9 @@ def solve(args: argparse.Namespace) -> None:
         size = int(args.target)
     except ValueError:
         raise BordspelError(f"solve hermit takes a board size, like 4, not {args.target!r}") from None
+    if args.proof:
+        write(size, args.proof, args.memory)
+        return
 
     line = ProgressLine()
 
@@ -47,8 +69,18 @@ def solve(args: argparse.Namespace) -> None:
         address = {"address": args.address} if args.address else {}
         run = functools.partial(BACKENDS[args.backend](args.workers, **address).run, settle)
     results = Path(args.results) if args.results else None
-    bits = table_bits(args.memory)
-    report = solve_empty(size, progress, args.first, run=run, results=results, bits=bits)
+    proof_numbers = args.search == "pn"
+    bits = table_bits(args.memory, proof_numbers)
+    report = solve_empty(
+        size,
+        progress,
+        args.first,
+        run=run,
+        results=results,
+        bits=bits,
+        proof_numbers=proof_numbers,
+        log_every=args.log_every,
+    )
     line.close()
     winner = "the first player" if report.first_player_wins else "the second player"
     grundy = "" if report.grundy is None else f" (Grundy value {report.grundy})"
@@ -58,4 +90,30 @@ def solve(args: argparse.Namespace) -> None:
     print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
 
 
-SOLVER = Solver("who wins the empty N x N board, and with which first moves", add_arguments, solve)
+def write(size: int, proof: str, memory: float) -> None:
+    """``--proof MOVE:FILE``: the proof after one first move, written for ``bordspel verify``."""
+    from bordspel.games.hermit.solve import table_bits, write_proof
+
+    move, colon, path = proof.partition(":")
+    if not colon or not path:
+        raise BordspelError(f"--proof takes MOVE:FILE, like Rc3U:proof.jsonl, not {proof!r}")
+    print(f"searching the proof after {move} on {size}x{size} ...", file=sys.stderr)
+    wins = write_proof(size, move, Path(path), bits=table_bits(memory))
+    print(f"{move} {'wins' if wins else 'loses'} on {size}x{size}: proof written to {path}")
+
+
+def verify(path: Path, variant: str) -> str:
+    """Check a Hermit proof file with the independent checker."""
+    from bordspel.games.hermit.verify import check_proof
+
+    header = check_proof(path)
+    size = f"{header.n}x{header.n}"
+    if variant and variant != size:
+        raise BordspelError(f"{path} is a proof on {size}, not {variant}: name hermit-{size}")
+    claim = "wins" if header.wins else "loses"
+    return (
+        f"proof checked: on {size}, the player to move {claim} (brute force at {header.brute_force} squares)"
+    )
+
+
+SOLVER = Solver("who wins the empty N x N board, and with which first moves", add_arguments, solve, verify)

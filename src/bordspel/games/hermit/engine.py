@@ -259,6 +259,9 @@ class HermitState(PicturedState[HermitMove]):
     def perft(self, depth: int) -> int:
         if depth <= 0:
             return 1
+        core = _compiled_core()
+        if core is not None and self.n <= 8:
+            return int(core.perft(self, depth))  # the compiled module when it is built
         red, yellow, blue = self.masks
         return _perft(red, yellow, blue, depth, geometry(self.n))
 
@@ -361,6 +364,14 @@ def blocks_of(mask: int, geo: Geometry) -> Iterator[tuple[int, str]]:
             raise NotationError(f"blocks of one colour touch near {near}")
         rest &= ~low
         yield cell, PLACEMENTS[placement]
+
+
+@functools.cache
+def _compiled_core() -> Any:
+    """``bordspel._native.hermit_core`` when it is built (loaded on first use), else None."""
+    from bordspel._native import load  # not at import: a board loads only what it uses
+
+    return load("hermit_core")
 
 
 def _perft(red: int, yellow: int, blue: int, depth: int, geo: Geometry) -> int:

@@ -59,6 +59,9 @@ class ProofSolver:
     region_cache: bool = True
     """Whether the compiled search caches regions' canonical forms (off: ``hard-v1``'s speed,
     about half the positions a second)."""
+    proof_numbers: bool = False
+    """Whether the compiled search is proof-number search (df-pn, going where proofs are cheapest)
+    instead of the depth-first one; the pure search is always depth-first. Same answers."""
 
     def __post_init__(self) -> None:
         self.grundy = GrundySolver(self.n)
@@ -67,12 +70,18 @@ class ProofSolver:
         native = load("hermit_core")
         self.core: Any = None
         if native is not None and self.n <= 8 and self.small <= 16:
-            self.core = native.Solver(self.n, self.small, self.table_bits, self.region_cache)
+            self.core = native.Solver(
+                self.n, self.small, self.table_bits, self.region_cache, self.proof_numbers
+            )
 
     def visited(self) -> int:
         """What ``node_limit`` bounds: the positions searched by the compiled search (``examined``),
         the positions built by the pure one (``built``)."""
         return self.examined if self.core is not None else self.built
+
+    def table_fill(self) -> float:
+        """The share of the compiled search's table in use (0 for the pure search's dict)."""
+        return int(self.core.stored) / int(self.core.capacity) if self.core is not None else 0.0
 
     def total_examined(self) -> int:
         """Positions searched plus small regions given a Grundy value."""
@@ -138,7 +147,8 @@ class ProofSolver:
         core.deadline, core.on_progress = self.deadline, self.on_progress
         core.node_limit = self.node_limit or 0
         try:
-            return bool(core.wins(*accepts, heap))
+            search = core.prove if self.proof_numbers else core.wins
+            return bool(search(*accepts, heap))
         finally:
             self.examined = int(core.examined)
             core.node_limit = 0

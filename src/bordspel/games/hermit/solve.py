@@ -4,13 +4,16 @@ First moves that are images of each other under a symmetry form one class, searc
 classes are independent tasks (``FirstMove`` -> ``Settled``, plain data), so they can be split
 over worker processes or Ray tasks with the arena's backends; each result is appended to a
 results file as it comes in, and a run given the same file skips the classes it already holds,
-so an interrupted run resumes where it stopped.
+so an interrupted run resumes where it stopped. Each class is searched by proof-number search
+(df-pn) unless asked otherwise. ``write_proof`` writes the proof of one first move for the
+independent checker, ``bordspel.games.hermit.verify``.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -19,8 +22,18 @@ from pathlib import Path
 from bordspel.games.hermit.engine import HermitMove, HermitState
 from bordspel.games.hermit.grundy import GrundySolver
 from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.rules import COLOURS, PLACEMENTS
 
-__all__ = ["FirstMove", "Settled", "SolveReport", "first_move_classes", "settle", "solve_empty", "table_bits"]
+__all__ = [
+    "FirstMove",
+    "Settled",
+    "SolveReport",
+    "first_move_classes",
+    "settle",
+    "solve_empty",
+    "table_bits",
+    "write_proof",
+]
 
 
 @dataclass(frozen=True)
@@ -30,6 +43,10 @@ class FirstMove:
     n: int
     move: str
     table_bits: int = 18
+    proof_numbers: bool = True
+    """Proof-number search (df-pn) rather than the depth-first search."""
+    log_every: float = 0.0
+    """Seconds between progress lines on standard error (0: none): positions, rate, table fill."""
 
 
 @dataclass(frozen=True)
@@ -80,24 +97,65 @@ class SolveReport:
 Progress = Callable[[int, int, int, float], None]
 """``progress(first moves settled, first moves, positions examined, seconds)``."""
 
-_SOLVERS: dict[tuple[int, int], ProofSolver] = {}
+_SOLVERS: dict[tuple[int, int, bool], ProofSolver] = {}
 """One solver per board size and table in each process, so its table serves every task."""
 
 
-def table_bits(megabytes: float) -> int:
-    """The table size (``ProofSolver.table_bits``) that fits in ``megabytes``."""
-    return max(4, int(math.log2(megabytes * 2**20 / 64)))
+def table_bits(megabytes: float, proof_numbers: bool = True) -> int:
+    """The table size (``ProofSolver.table_bits``) that fits in ``megabytes`` (a bucket of the
+    proof-number table takes 96 bytes, one of the depth-first search's 64)."""
+    return max(4, int(math.log2(megabytes * 2**20 / (96 if proof_numbers else 64))))
+
+
+def _solver(task: FirstMove) -> ProofSolver:
+    """This process's solver for the task's board, table and search (made on first use)."""
+    key = (task.n, task.table_bits, task.proof_numbers)
+    if key not in _SOLVERS:
+        _SOLVERS[key] = ProofSolver(task.n, table_bits=task.table_bits, proof_numbers=task.proof_numbers)
+    return _SOLVERS[key]
 
 
 def settle(task: FirstMove, on_progress: Callable[[int], None] | None = None) -> Settled:
     """Search one first move (a top-level function, so workers can run it)."""
-    solver = _SOLVERS.setdefault((task.n, task.table_bits), ProofSolver(task.n, table_bits=task.table_bits))
+    solver = _solver(task)
     before, started = solver.total_examined(), time.perf_counter()
-    if on_progress is not None:
-        solver.on_progress = lambda _: on_progress(solver.total_examined() - before)
+    log = _ProgressLog(task, solver, before, started)
+
+    def progress(_: int) -> None:
+        if on_progress is not None:
+            on_progress(solver.total_examined() - before)
+        log.maybe_write()
+
+    solver.on_progress = progress if on_progress is not None or task.log_every > 0 else None
     start = HermitState.initial(size=task.n)
     wins = not solver.state_wins(start.apply(start.parse_move(task.move)))
     return Settled(task.n, task.move, wins, solver.total_examined() - before, time.perf_counter() - started)
+
+
+@dataclass
+class _ProgressLog:
+    """Lines on standard error about a running first move: positions, rate, table fill."""
+
+    task: FirstMove
+    solver: ProofSolver
+    before: int
+    started: float
+    last: float = 0.0
+
+    def maybe_write(self) -> None:
+        now = time.perf_counter()
+        if self.task.log_every <= 0 or now - self.last < self.task.log_every:
+            return
+        self.last = now
+        seconds = now - self.started
+        examined = self.solver.total_examined() - self.before
+        print(
+            f"{time.strftime('%H:%M:%S')} {self.task.n}x{self.task.n} {self.task.move}: "
+            f"positions {examined:,}, {examined / max(seconds, 1e-9):,.0f}/s, "
+            f"table {self.solver.table_fill():.1%} full, {seconds:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def first_move_classes(n: int) -> list[list[HermitMove]]:
@@ -128,11 +186,14 @@ def solve_empty(
     run: Callable[[list[FirstMove]], Iterator[Settled]] | None = None,
     results: Path | None = None,
     bits: int = 18,
+    proof_numbers: bool = True,
+    log_every: float = 0.0,
 ) -> SolveReport:
     """Solve the empty n x n board: who wins, and every winning first move (or the first found).
 
     ``run`` maps ``settle`` over tasks (a backend's ``run``); without it, the classes are settled
-    here one by one with live progress. ``results`` is the file to resume from and append to.
+    here one by one with live progress. ``results`` is the file to resume from and append to;
+    ``proof_numbers`` and ``log_every`` go to each ``FirstMove``.
     """
     started = time.perf_counter()
     classes = first_move_classes(n)
@@ -149,7 +210,11 @@ def solve_empty(
     def won() -> bool:
         return any(s.wins for s in settled.values())
 
-    tasks = [FirstMove(n, moves[0].to_str(), bits) for moves in classes if moves[0].to_str() not in settled]
+    tasks = [
+        FirstMove(n, moves[0].to_str(), bits, proof_numbers, log_every)
+        for moves in classes
+        if moves[0].to_str() not in settled
+    ]
     results_file = None if results is None else results.open("a")
     try:
         for result in _settle_all(tasks, run, report, lambda: first_only and won()):
@@ -198,3 +263,57 @@ def _distance_to_centre(move: HermitMove, n: int) -> float:
     row = sum(r for r, _ in squares) / len(squares)
     col = sum(c for _, c in squares) / len(squares)
     return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)
+
+
+def write_proof(n: int, first_move: str, path: Path, brute_force: int = 10, bits: int = 20) -> bool:
+    """Write the proof of who wins after ``first_move`` on the empty n x n board (for
+    ``bordspel.games.hermit.verify``): the winner's reply, found by the solver, in every position
+    the loser's moves lead to, down to ``brute_force`` live squares. Whether the first move wins."""
+    solver = ProofSolver(n, table_bits=bits, proof_numbers=True)
+    start = HermitState.initial(size=n)
+    after = start.apply(start.parse_move(first_move))
+    second_wins = solver.state_wins(after)
+    replies: dict[tuple[int, int, int], HermitMove] = {}
+    _strategy(solver, after, second_wins, brute_force, replies, set())
+    header = {
+        "game": "hermit",
+        "n": n,
+        "first_move": first_move,
+        "start": list(after.masks),
+        "claim": "wins" if second_wins else "loses",
+        "brute_force": brute_force,
+    }
+    with path.open("w") as out:
+        out.write(json.dumps(header) + "\n")
+        for masks, move in replies.items():
+            reply = [COLOURS.index(move.colour), move.row * n + move.col, PLACEMENTS.index(move.placement)]
+            out.write(json.dumps({"at": list(masks), "reply": reply}) + "\n")
+    return not second_wins
+
+
+def _strategy(
+    solver: ProofSolver,
+    state: HermitState,
+    winner_to_move: bool,
+    brute_force: int,
+    replies: dict[tuple[int, int, int], HermitMove],
+    seen: set[tuple[tuple[int, int, int], bool]],
+) -> None:
+    """Fill ``replies`` with the winner's moves below ``state`` (depth first, each position once)."""
+    if (state.masks, winner_to_move) in seen:
+        return
+    seen.add((state.masks, winner_to_move))
+    if (state.free_mask(0) | state.free_mask(1) | state.free_mask(2)).bit_count() <= brute_force:
+        return
+    if not winner_to_move:
+        for move in state.legal_moves():
+            _strategy(solver, state.apply_unchecked(move), True, brute_force, replies, seen)
+        return
+    children = [(move, state.apply_unchecked(move)) for move in state.legal_moves()]
+    children.sort(key=lambda pair: pair[1].transformed(2).masks != pair[1].masks)  # mirror replies first
+    for move, child in children:
+        if not solver.state_wins(child):
+            replies[state.masks] = move
+            _strategy(solver, child, False, brute_force, replies, seen)
+            return
+    raise AssertionError(f"the solver found no winning move at {state.to_str()}")
