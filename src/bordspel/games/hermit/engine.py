@@ -7,6 +7,7 @@ colour's blocks, so move generation works on whole masks, never cell by cell.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import permutations
 from types import MappingProxyType
