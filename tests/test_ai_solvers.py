@@ -70,7 +70,11 @@ def test_proof_search_agrees_with_brute_force(n: int, limit: int, small: int) ->
         assert solver.wins(position) == hermit_wins(state), state.to_str()
 
 
-@pytest.mark.parametrize("small", [pytest.param(0, marks=pytest.mark.slow), 3, 6, 10])  # 0: the longest
+LONGEST = [pytest.param(small, marks=pytest.mark.slow) for small in (0, 3)]
+"""The longest cases: with the slow tests."""
+
+
+@pytest.mark.parametrize("small", [*LONGEST, 6, 10])
 def test_proof_search_agrees_with_grundy_values_on_4x4(small: int) -> None:
     rng, proof, grundy = random.Random(small), ProofSolver(4, small=small), shared_grundy(4)
     for _ in range(40):

@@ -121,6 +121,7 @@ def test_several_games_round_trip_through_a_file_object(games: list[Game]) -> No
     assert [g.tags for g in read] == [g.tags for g in games]
 
 
+@pytest.mark.slow
 def test_ten_thousand_games_are_streamed_one_at_a_time(tmp_path: Path) -> None:
     rng = random.Random(5)
     samples = []

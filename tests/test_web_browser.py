@@ -25,7 +25,7 @@ from bordspel.games.santorini.engine import Turn
 from bordspel.games.santorini.gods import GOD_TEXT, GOD_TEXT_NL
 from bordspel.web.app import create_app
 from tests.live import serving
-from tests.variants import FIRST_IDS, FIRSTS
+from tests.variants import FIRSTS
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
@@ -104,7 +104,15 @@ def click_until_over(page: Page, game: str, limit: int = 200) -> str:
     raise AssertionError(f"the game did not end within {limit} steps: {page.text_content('#status')}")
 
 
-@pytest.mark.parametrize("game, options", FIRSTS, ids=FIRST_IDS)
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        pytest.param(
+            game, options, id=game, marks=[pytest.mark.slow] if game in ("santorini", "quarto") else []
+        )
+        for game, options in FIRSTS
+    ],
+)
 def test_play_a_whole_game_by_clicking(
     browser: Browser, base_url: str, game: str, options: dict[str, object]
 ) -> None:
