@@ -39,7 +39,15 @@ def within(budget: float, took: float) -> bool:
     return took <= 1.1 * budget + 0.4
 
 
-@pytest.mark.parametrize("spec", ["hard", "hard-v1", "alphabeta:time=0.4,solver_time=0.4", "mcts:time=0.4"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "hard",
+        pytest.param("hard-v1", marks=pytest.mark.slow),
+        "alphabeta:time=0.4,solver_time=0.4",
+        "mcts:time=0.4",
+    ],
+)
 def test_hermit_players_keep_their_time_on_a_big_board(spec: str) -> None:
     state = opened("hermit", 1, seed=3, size=12)
     budget = 1.0 if spec.startswith("hard") else 0.4

@@ -96,7 +96,14 @@ def test_each_move_type_reads_its_own_notation() -> None:
 
 
 GOD_PAIRS = [NAMES[i : i + 2] for i in range(0, len(NAMES), 2)]
-SLOW_PAIRS = [["hermes", "hestia"]]  # Hermes's free moves make it the longest (7 s); CI runs it
+SLOW_PAIRS = [
+    ["hermes", "hestia"],
+    ["ares", "artemis"],
+    ["triton", "zeus"],
+    ["prometheus", "selene"],
+    ["circe", "demeter"],
+]
+"""The longest pairs (Hermes's free moves: 7 s), run with the slow tests (CI)."""
 
 
 @pytest.mark.parametrize(

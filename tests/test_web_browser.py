@@ -217,6 +217,7 @@ def test_quarto_asks_to_hand_over_then_to_place_the_named_piece(browser: Browser
     page.context.close()
 
 
+@pytest.mark.slow
 def test_the_computer_thinking_shows_its_time_against_the_budget(browser: Browser, base_url: str) -> None:
     page = browser.new_page()
     page.goto(f"{base_url}/")
@@ -603,6 +604,7 @@ def test_god_turns_by_clicking_an_extra_build_a_dome_and_ending_a_turn_early(
         page.context.close()
 
 
+@pytest.mark.slow
 def test_demeter_builds_in_either_order_a_hermes_build_waits_and_cards_follow_the_language(
     browser: Browser, base_url: str
 ) -> None:

@@ -55,6 +55,7 @@ def two_people(browser: Browser, base_url: str, game: str = "quarto") -> tuple[P
     return first, second
 
 
+@pytest.mark.slow
 def test_a_conflict_is_said_in_words_and_cleared_by_a_live_update(browser: Browser, base_url: str) -> None:
     first, second = two_people(browser, base_url)
     technical = {"error": "the game is at version 10, not 8: it changed since"}
@@ -135,6 +136,7 @@ def play_two_moves(page: Page) -> None:
     wait_for_turn(page)
 
 
+@pytest.mark.slow
 def test_replay_says_so_in_the_status(browser: Browser, base_url: str) -> None:
     page = game_page(browser, base_url, "quarto", {})
     play_two_moves(page)
