@@ -288,6 +288,17 @@ cdef class ValueTable:
         return 0
 
 
+cdef void* buckets(int bits, size_t entry_size, uint64_t* mask) except NULL:
+    """Zeroed memory for 2**bits buckets of 4 entries of ``entry_size`` bytes; sets ``mask``."""
+    if not 4 <= bits <= 34:
+        raise ValueError("the table takes 4 to 34 bits of buckets")
+    mask[0] = (<uint64_t>1 << bits) - 1
+    cdef void* entries = calloc((mask[0] + 1) * 4, entry_size)
+    if not entries:
+        raise MemoryError(f"no memory for a table of {(mask[0] + 1) * 4 * entry_size:,} bytes")
+    return entries
+
+
 cdef class ResultTable:
     """Lossy table of win/loss results: 2**bits buckets of 4 entries (16 bytes each); a full
     bucket gives up the entry with the least work behind it."""
@@ -297,12 +308,7 @@ cdef class ResultTable:
     cdef public uint64_t stored
 
     def __cinit__(self, int bits):
-        if not 4 <= bits <= 34:
-            raise ValueError("the table takes 4 to 34 bits of buckets")
-        self.mask = (<uint64_t>1 << bits) - 1
-        self.entries = <Entry*>calloc((self.mask + 1) * 4, sizeof(Entry))
-        if not self.entries:
-            raise MemoryError(f"no memory for a table of {(self.mask + 1) * 64:,} bytes")
+        self.entries = <Entry*>buckets(bits, sizeof(Entry), &self.mask)
         self.stored = 0
 
     def __dealloc__(self):
@@ -361,12 +367,7 @@ cdef class PnTable:
     cdef public uint64_t stored
 
     def __cinit__(self, int bits):
-        if not 4 <= bits <= 34:
-            raise ValueError("the table takes 4 to 34 bits of buckets")
-        self.mask = (<uint64_t>1 << bits) - 1
-        self.entries = <PnEntry*>calloc((self.mask + 1) * 4, sizeof(PnEntry))
-        if not self.entries:
-            raise MemoryError(f"no memory for a table of {(self.mask + 1) * 96:,} bytes")
+        self.entries = <PnEntry*>buckets(bits, sizeof(PnEntry), &self.mask)
         self.stored = 0
 
     def __dealloc__(self):
