@@ -562,8 +562,7 @@ const bordspel = (() => {
   function showHint(page) {
     const view = page.view, hint = page.hint;
     // Hints are for a person playing the computer (the server refuses the others).
-    const person = view.you !== null && view.seats[view.you] === "human";
-    const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
+    const { person, againstPeople } = role(view);
     const live = page.replay === null && !view.outcome && person && !againstPeople;
     $("#hint-button").hidden = !live;
     $("#hint-button").disabled = Boolean(hint && !hint.found);
@@ -695,10 +694,17 @@ const bordspel = (() => {
     return key in TEXT.en ? t(key) : t("playing", { n: view.you + 1 });
   }
 
+  // Whether the page's seat is a person's, and whether another person plays in the game.
+  function role(view) {
+    return {
+      person: view.you !== null && view.seats[view.you] === "human",
+      againstPeople: view.seats.some((spec, seat) => spec === "human" && seat !== view.you),
+    };
+  }
+
   function controls(page) {
     const view = page.view;
-    const person = view.you !== null && view.seats[view.you] === "human";
-    const againstPeople = view.seats.some((spec, seat) => spec === "human" && seat !== view.you);
+    const { person, againstPeople } = role(view);
     $("#you").textContent = playing(view);
     for (const id of ["#undo", "#resign"]) $(id).hidden = !person;
     $("#undo").textContent = againstPeople ? t("ask_takeback") : t("undo");
