@@ -1,4 +1,5 @@
-"""A live uvicorn server in a thread on a free loopback port, for tests that need real HTTP."""
+"""A live uvicorn server in a thread on a free loopback port, for tests that need real HTTP, and
+the processes a server started (from /proc)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
@@ -22,11 +24,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(app: Starlette) -> Iterator[str]:
+def serving(app: Starlette, forwarded_allow_ips: str | None = None) -> Iterator[str]:
     """The app served on ``http://127.0.0.1:<port>`` until the block ends."""
     port = free_port()
     config = server_config(
-        app, host="127.0.0.1", port=port, log_level="critical", timeout_graceful_shutdown=1
+        app,
+        forwarded_allow_ips,
+        host="127.0.0.1",
+        port=port,
+        log_level="critical",
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -39,3 +46,20 @@ def serving(app: Starlette) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        with suppress(OSError, ValueError, IndexError):
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether the process ``pid`` runs (not ended, nor a zombie)."""
+    with suppress(OSError):
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False

@@ -70,14 +70,14 @@ def test_proof_search_agrees_with_brute_force(n: int, limit: int, small: int) ->
         assert solver.wins(position) == hermit_wins(state), state.to_str()
 
 
-LONGEST = [pytest.param(small, marks=pytest.mark.slow) for small in (0, 3)]
-"""The longest cases: with the slow tests."""
+LONGEST = [pytest.param(small, 40, marks=pytest.mark.slow) for small in (0, 3, 6, 10)]
+"""The longest cases: with the slow tests (the fast loop keeps a few positions of one)."""
 
 
-@pytest.mark.parametrize("small", [*LONGEST, 6, 10])
-def test_proof_search_agrees_with_grundy_values_on_4x4(small: int) -> None:
+@pytest.mark.parametrize(("small", "positions"), [*LONGEST, (10, 8)])
+def test_proof_search_agrees_with_grundy_values_on_4x4(small: int, positions: int) -> None:
     rng, proof, grundy = random.Random(small), ProofSolver(4, small=small), shared_grundy(4)
-    for _ in range(40):
+    for _ in range(positions):
         state = HermitState.initial(size=4)
         for _ in range(rng.randint(1, 4)):
             if state.is_over():
@@ -288,6 +288,7 @@ def test_the_endgame_solver_keeps_one_solver_a_variant(monkeypatch: pytest.Monke
     assert len(made) == 1
 
 
+@pytest.mark.slow
 def test_the_pure_solver_reports_progress() -> None:
     board, available = random_choice_position(5, random.Random(3))
     seen: list[int] = []

@@ -165,7 +165,8 @@ def test_compiled_random_games_are_legal_and_end_as_the_engine_says(advanced: bo
         assert outcome is not None and (2 if outcome.is_draw else outcome.winner) == result
 
 
-@pytest.mark.parametrize("advanced", [pytest.param(False, marks=pytest.mark.slow), True])
+@pytest.mark.slow
+@pytest.mark.parametrize("advanced", [False, True])
 def test_compiled_playouts_follow_the_distribution_of_random_move(advanced: bool) -> None:
     assert PLAYOUTS is not None
     games = 3000

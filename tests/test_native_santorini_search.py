@@ -18,6 +18,7 @@ from bordspel.ai.search import Limit, Searcher, last
 from bordspel.games.santorini import fast_search as fast_module
 from bordspel.games.santorini.ai import evaluate, evaluate_v1
 from bordspel.games.santorini.engine import SantoriniState, Turn
+from tests.conftest import sampled
 
 OPTIONS = [{"players": 2}, {"players": 2, "finite_supply": True}]
 
@@ -50,7 +51,7 @@ def compiled_search(state: SantoriniState, searcher: Searcher) -> fast_module.Co
     return found
 
 
-@pytest.mark.parametrize("state", midgames(5, 24), ids=str)
+@pytest.mark.parametrize("state", sampled(midgames(5, 24), 3), ids=str)
 @pytest.mark.parametrize("pvs", [False, True])
 def test_values_at_fixed_depths_equal_the_pure_search(state: SantoriniState, pvs: bool) -> None:
     for depth in (1, 2, 3):

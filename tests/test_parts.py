@@ -97,6 +97,7 @@ def mypy_strict(tmp_path: Path, script: str) -> tuple[str, int]:
     return report, status
 
 
+@pytest.mark.slow
 def test_mypy_strict_checks_every_built_in_part_against_its_type(tmp_path: Path) -> None:
     parts = built_in_parts()
     wrong = [(game, svg.SVG_PART, path) for game, part, path in parts if part is ansi.ANSI_PART][:1]

@@ -151,7 +151,13 @@ def test_the_script_expects_each_kind_of_mistake() -> None:
 
 @pytest.mark.parametrize(
     "script",
-    [USER_SCRIPT, SANTORINI_SCRIPT, QUARTO_SCRIPT, pytest.param(RL_SCRIPT, marks=pytest.mark.slow)],
+    [
+        USER_SCRIPT,
+        *(
+            pytest.param(script, marks=pytest.mark.slow)
+            for script in (SANTORINI_SCRIPT, QUARTO_SCRIPT, RL_SCRIPT)
+        ),
+    ],
     ids=["engine", "santorini", "quarto", "pettingzoo"],
 )
 def test_mypy_strict_checks_moves_states_and_players_in_a_users_script(

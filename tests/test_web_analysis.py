@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,8 +32,8 @@ FIELDS = {
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))) as client:
+def client(web_db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(web_db, ApiSettings(ai_time=1.0))) as client:
         yield client
 
 

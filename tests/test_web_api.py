@@ -19,13 +19,8 @@ JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as client:
+def client(web_db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(web_db)) as client:
         yield client
 
 
@@ -242,8 +237,8 @@ def test_a_5000_digit_version_is_a_bad_request(client: TestClient) -> None:
     assert response.status_code == 400 and "JSON" in response.json()["error"]
 
 
-def test_only_one_of_simultaneous_moves_lands(db: Path) -> None:
-    clients = [TestClient(create_app(db)) for _ in range(8)]
+def test_only_one_of_simultaneous_moves_lands(web_db: str) -> None:
+    clients = [TestClient(create_app(web_db)) for _ in range(8)]
     game = new(clients[0], "quarto", ["human", "human"])
     statuses: list[int] = []
     barrier = threading.Barrier(len(clients))
@@ -261,11 +256,11 @@ def test_only_one_of_simultaneous_moves_lands(db: Path) -> None:
     assert len(clients[0].get(f"/api/games/{game['id']}").json()["moves"]) == 1
 
 
-def test_games_survive_a_restart(db: Path) -> None:
-    first = TestClient(create_app(db))
+def test_games_survive_a_restart(web_db: str) -> None:
+    first = TestClient(create_app(web_db))
     game = new(first, "santorini", ["human", "human"], players=2, finite_supply=True)
     act(first, game, 0, "moves", move="a1b1")
-    again = TestClient(create_app(db)).get(f"/api/games/{game['id']}").json()
+    again = TestClient(create_app(web_db)).get(f"/api/games/{game['id']}").json()
     assert again["moves"] == ["a1b1"] and "supply=22,18,14,18" in again["position"]
 
 

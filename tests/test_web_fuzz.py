@@ -19,9 +19,9 @@ from tests.conftest import sizes
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, dict[str, Any]]]:
+def served(module_db: str) -> Iterator[tuple[TestClient, dict[str, Any]]]:
     live_updates = ApiSettings(events_lifetime=0.1, events_poll=0.05)  # a stream ends at once, not in 60 s
-    app = create_app(tmp_path_factory.mktemp("fuzz") / "games.sqlite3", live_updates)
+    app = create_app(module_db, live_updates)
     with TestClient(app, raise_server_exceptions=False) as client:
         game = client.post("/api/games", json={"game": "quarto", "options": {}, "seats": ["human", "easy"]})
         yield client, game.json()

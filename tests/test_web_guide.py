@@ -18,8 +18,8 @@ HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+def client(web_db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(web_db)) as client:
         yield client
 
 

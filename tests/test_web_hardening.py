@@ -12,8 +12,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bordspel.ai.registry import knowledge
 from bordspel.core import available_games
@@ -21,15 +23,17 @@ from bordspel.record import Game
 from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.seats import budgeted_spec
+from bordspel.web.security import Guard, GuardSettings
 from bordspel.web.store import LATEST, GameStore
+from tests.live import serving
 
 FIXTURE = Path(__file__).parent / "data" / "games-v0.sqlite3"
 CREATE = b'{"game": "quarto", "options": {}, "seats": ["human", "human"]}'
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+def client(web_db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(web_db)) as client:
         yield client
 
 
@@ -69,6 +73,43 @@ def test_loopback_and_ip_hosts_with_the_servers_port_are_the_servers_own(client:
     assert post(client, {**json, "Host": "localhost:80"}) == 201
     assert post(client, {**json, "Host": "127.0.0.1:8080"}) == 403
     assert post(client, {**json, "Host": "localhost.evil.example"}) == 403
+
+
+def test_digits_that_are_not_ascii_are_refused_not_a_server_error(tmp_path: Path) -> None:
+    async def answer(scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = Guard(answer, GuardSettings.of((), ()))
+    superscript = "\u00b2".encode("latin-1")  # "²": str.isdigit() says yes, int() says no
+    host = [(b"host", b"127.0.0.1:" + superscript)]
+    length = [
+        (b"host", b"127.0.0.1:80"),
+        (b"content-type", b"application/json"),
+        (b"content-length", superscript),
+    ]
+    assert [_status(guard, "POST", headers) for headers in (host, length)] == [403, 204]
+
+
+def _status(app: ASGIApp, method: str, headers: list[tuple[bytes, bytes]]) -> int:
+    """The status ``app`` answers to a request with ``headers`` and an empty body, to 127.0.0.1:80."""
+    sent: list[Message] = []
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": "/api/games",
+        "headers": headers,
+        "server": ("127.0.0.1", 80),
+    }
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    return int(sent[0]["status"])
 
 
 def test_bodies_over_64_kb_are_refused(client: TestClient) -> None:
@@ -124,6 +165,7 @@ def test_quarto_pieces_never_name_a_descriptor_and_the_server_keeps_answering(cl
     os.fstat(0)  # stdin is still open
 
 
+@pytest.mark.slow
 def test_a_locked_database_answers_503_with_retry_after(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     with TestClient(create_app(db)) as client:
@@ -158,6 +200,20 @@ def test_new_games_are_limited_per_address_across_processes_sharing_the_store(tm
         assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
 
 
+@pytest.mark.parametrize("proxy", [None, "127.0.0.1"])
+def test_x_forwarded_for_names_the_client_only_when_it_comes_from_the_named_proxy(
+    tmp_path: Path, proxy: str | None
+) -> None:
+    app = create_app(tmp_path / "g.sqlite3", ApiSettings(job_workers=0, games_per_minute=1))
+    body = {"game": "hermit", "options": {"size": 3}, "seats": ["human", "human"]}
+    with serving(app, proxy) as base, httpx.Client(base_url=base, timeout=10) as client:
+        made = [
+            client.post("/api/games", json=body, headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
+            for n in (1, 2)
+        ]
+    assert made == ([201, 429] if proxy is None else [201, 201])  # one address, or the proxy's two
+
+
 def test_the_first_releases_database_is_migrated(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     shutil.copy(FIXTURE, db)
@@ -182,7 +238,7 @@ def test_a_new_database_is_private_with_foreign_keys(tmp_path: Path) -> None:
     db = tmp_path / "new" / "games.sqlite3"
     store = GameStore(db)
     assert stat.S_IMODE(os.stat(db).st_mode) == 0o600
-    with store._connect() as raw:
+    with store.db.transaction() as raw:
         assert raw.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         with pytest.raises(sqlite3.IntegrityError):

@@ -20,7 +20,7 @@ from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.events import StreamSlots
 from bordspel.web.server import HeaderDeadline
 from bordspel.web.store import Busy
-from tests.live import free_port, serving
+from tests.live import alive, children, free_port, serving
 
 
 def _events(url: str, seen: list[tuple[float, dict[str, Any]]], wanted: int) -> None:
@@ -36,8 +36,8 @@ def _events(url: str, seen: list[tuple[float, dict[str, Any]]], wanted: int) -> 
                     return
 
 
-def test_a_move_reaches_a_listening_browser_through_server_sent_events(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "games.sqlite3", ApiSettings(events_poll=30.0))
+def test_a_move_reaches_a_listening_browser_through_server_sent_events(web_db: str) -> None:
+    app = create_app(web_db, ApiSettings(events_poll=30.0))
     with serving(app) as base, httpx.Client(base_url=base, timeout=10) as client:
         game = client.post(
             "/api/games", json={"game": "quarto", "options": {}, "seats": ["human", "human"]}
@@ -129,22 +129,6 @@ def test_a_client_that_sends_its_headers_too_slowly_is_cut_off(
             assert _closed_within(second, 5, slow)  # and the next one on the connection has the deadline too
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        with suppress(OSError, ValueError, IndexError):
-            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    with suppress(OSError):
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    return False
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 def test_no_worker_outlives_a_server_killed_during_a_search(tmp_path: Path) -> None:
     port = free_port()
@@ -163,16 +147,16 @@ def test_no_worker_outlives_a_server_killed_during_a_search(tmp_path: Path) -> N
 
         threading.Thread(target=ask_for_the_computers_move, daemon=True).start()
         deadline = time.monotonic() + 30
-        while len(_children(server.pid)) < 2 and time.monotonic() < deadline:  # a worker and the tracker
+        while len(children(server.pid)) < 2 and time.monotonic() < deadline:  # a worker and the tracker
             time.sleep(0.1)
-        workers = _children(server.pid)
+        workers = children(server.pid)
         time.sleep(1)  # the worker is searching
         server.kill()
         server.wait()
         deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert len(workers) >= 2 and not [pid for pid in workers if _alive(pid)]
+        assert len(workers) >= 2 and not [pid for pid in workers if alive(pid)]
 
 
 def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:
@@ -190,8 +174,8 @@ def test_serve_on_a_busy_port_says_so_and_exits_2(tmp_path: Path) -> None:
     assert f"cannot serve on 127.0.0.1:{port}" in result.stderr and "in use" in result.stderr
 
 
-def test_many_requests_for_one_computer_turn_share_one_computation(tmp_path: Path) -> None:
-    with serving(create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))) as base:
+def test_many_requests_for_one_computer_turn_share_one_computation(web_db: str) -> None:
+    with serving(create_app(web_db, ApiSettings(ai_time=1.0))) as base:
         with httpx.Client(base_url=base, timeout=30) as client:
             body = {"game": "santorini", "options": {}, "seats": ["hard", "human"]}
             game = client.post("/api/games", json=body).json()
@@ -214,30 +198,3 @@ def test_many_requests_for_one_computer_turn_share_one_computation(tmp_path: Pat
         ]
         assert {answer.json()["version"] for answer in answers} == {1}
         assert len({json.dumps(answer.json()["moves"]) for answer in answers}) == 1
-
-
-def test_a_computation_nobody_waits_for_is_cancelled_and_frees_its_worker(tmp_path: Path) -> None:
-    """One worker: a long search whose caller hangs up must not hold up another game's move."""
-    settings = ApiSettings(ai_time=120.0, ai_workers=1)
-    with serving(create_app(tmp_path / "games.sqlite3", settings)) as base:
-        with httpx.Client(base_url=base, timeout=30) as client:
-            slow = client.post(
-                "/api/games", json={"game": "hermit", "options": {"size": 16}, "seats": ["perfect", "human"]}
-            ).json()
-            quick = client.post(
-                "/api/games", json={"game": "quarto", "options": {}, "seats": ["easy", "human"]}
-            ).json()
-
-        def ask(game: dict[str, Any], timeout: float) -> httpx.Response:
-            with httpx.Client(base_url=base, timeout=timeout) as client:
-                headers = {"Authorization": f"Bearer {game['tokens'][1]}"}
-                return client.post(f"/api/games/{game['id']}/ai", json={"version": 0}, headers=headers)
-
-        try:
-            ask(slow, timeout=2.0)
-        except httpx.ReadTimeout:
-            pass  # the caller hangs up while the computer thinks
-        else:
-            raise AssertionError("a 16x16 search at 'perfect' answered within 2 s")
-        answer = ask(quick, timeout=30.0)  # would wait for the 60 s search if it were not cancelled
-        assert answer.status_code == 200 and answer.json()["version"] == 1

@@ -3,7 +3,7 @@ errors that clear themselves and speak the page's words, the levels offered, who
 phone, the status in replay, the takeback after the end, the way back from the rules, Quarto's
 width, Santorini's build targets and the move numbers in replay; then a large board on a phone,
 a preview before a tap plays, Quarto's still tray and lettered pieces, the seats in words and the
-rules pictures' arrows."""
+rules pictures' arrows. All with the slow tests: the fast loop keeps test_web_browser.py's core."""
 
 from __future__ import annotations
 
@@ -25,10 +25,12 @@ from bordspel.web.app import create_app
 from tests.live import serving
 from tests.test_web_browser import chromium, click_squares, game_page, post, start, wait_for_turn
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(create_app(tmp_path_factory.mktemp("web") / "games.sqlite3")) as url:
+def base_url(module_db: str) -> Iterator[str]:
+    with serving(create_app(module_db)) as url:
         yield url
 
 
@@ -55,7 +57,6 @@ def two_people(browser: Browser, base_url: str, game: str = "quarto") -> tuple[P
     return first, second
 
 
-@pytest.mark.slow
 def test_a_conflict_is_said_in_words_and_cleared_by_a_live_update(browser: Browser, base_url: str) -> None:
     first, second = two_people(browser, base_url)
     technical = {"error": "the game is at version 10, not 8: it changed since"}
@@ -136,7 +137,6 @@ def play_two_moves(page: Page) -> None:
     wait_for_turn(page)
 
 
-@pytest.mark.slow
 def test_replay_says_so_in_the_status(browser: Browser, base_url: str) -> None:
     page = game_page(browser, base_url, "quarto", {})
     play_two_moves(page)

@@ -3,7 +3,9 @@
 Run from the repository root: ``.venv/bin/python docs/screenshots/make.py`` (needs the
 ``web`` and ``test`` extras and Chromium at /usr/bin/chromium, or ``--chromium PATH``).
 It serves the app on a free port with a fresh database, plays a few moves of each game and of
-Santorini with gods (the same moves every run), and writes the pictures into this folder.
+Santorini with gods (the same moves every run), fills the lobby with challenges and a timed game,
+opens the analysis board, signs two players up, plays rated games between them to the end, and
+writes the pictures into this folder.
 """
 
 from __future__ import annotations
@@ -14,16 +16,18 @@ import random
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from bordspel.core import new_game
 from bordspel.web.app import create_app
+from bordspel.web.store import GameStore
 
 HERE = Path(__file__).parent
 DESKTOP = {"width": 1100, "height": 760}
@@ -80,6 +84,90 @@ def played_game(base: str, game: str, options: dict[str, object], plies: int) ->
     return f"{base}{links['seats'][state.to_move]}"
 
 
+def sign_up(page: Page, base: str, name: str, picture: Path | None = None) -> None:
+    """Sign up in the page's header form (a picture of the form first, if asked)."""
+    page.goto(base)
+    page.click("#sign-up")
+    page.fill("#account-username", name)
+    page.fill("#account-password", "correct horse battery")
+    if picture:
+        page.screenshot(path=str(picture))
+    page.click("#account-submit")
+    page.wait_for_selector("#profile-link")
+
+
+def rated_games(pages: list[Page], base: str, db: Path, count: int) -> None:
+    """``count`` rated Hermit 3x3 games between the pages' accounts, seats alternating, random
+    moves (a fixed seed) sent with each player's session cookie."""
+    store, rng = GameStore(db), random.Random(11)
+    with store.db.transaction(write=False) as raw:
+        accounts = [row[0] for row in raw.execute("SELECT id FROM accounts ORDER BY created").fetchall()]
+    for number in range(count):
+        order = [number % 2, 1 - number % 2]
+        state = new_game("hermit", size=3)
+        stored, _ = store.create(state, ["human"] * 2, accounts=[accounts[i] for i in order], rated=True)
+        for version in range(10**3):
+            if state.is_over():
+                break
+            move = state.random_move(rng)
+            body = {"version": version, "move": move.to_str()}
+            pages[order[state.to_move]].request.post(f"{base}/api/games/{stored.id}/moves", data=body)
+            state = state.apply(move)
+
+
+def profiles(browser: Browser, base: str, db: Path, out: Path) -> None:
+    """The sign-up form, and a profile with ratings and their history on a desktop and a phone."""
+    ada, bram = browser.new_page(viewport=DESKTOP), browser.new_page(viewport=DESKTOP)
+    sign_up(ada, base, "ada", out / "account.png")
+    sign_up(bram, base, "bram")
+    rated_games([ada, bram], base, db, 6)
+    ada.goto(f"{base}/players/ada")
+    ada.wait_for_selector("#ratings .rating-chart")
+    ada.screenshot(path=str(out / "profile.png"), full_page=True)
+    phone = browser.new_page(viewport=PHONE, device_scale_factor=2, locale="nl-NL")
+    phone.goto(f"{base}/players/bram")
+    phone.wait_for_selector("#ratings .rating-chart")
+    phone.screenshot(path=str(out / "profile-phone.png"))
+
+
+def lobby_pictures(browser: Browser, base: str, out: Path) -> None:
+    """The lobby with open challenges and a game in progress (desktop and phone), that timed game
+    with its clocks, and the analysis board."""
+    clock = {"initial": 180, "increment": 2}
+    post(
+        f"{base}/api/challenges", {"game": "santorini", "options": {"players": 3}, "clock": clock, "seat": 0}
+    )
+    post(f"{base}/api/challenges", {"game": "hermit", "options": {"size": 5}, "clock": {"days": 3}})
+    posted = post(f"{base}/api/challenges", {"game": "quarto", "clock": clock, "seat": 0})
+    taken = post(f"{base}/api/challenges/{posted['id']}/accept", {})
+    game = taken["game"]
+    assert isinstance(game, dict)
+    state, tokens = new_game("quarto"), {0: posted["token"], 1: taken["token"]}
+    for version, move in enumerate(["A", "a1:B", "b2:C", "c3:D"]):
+        post(
+            f"{base}/api/games/{game['id']}/moves",
+            {"version": version, "move": move},
+            str(tokens[state.to_move]),
+        )
+        state = state.play(move)
+    post(f"{base}/api/challenges", {"game": "quarto", "clock": {"initial": 300, "increment": 3}})
+    for page, name in (
+        (browser.new_page(viewport=DESKTOP), "lobby"),
+        (browser.new_page(viewport=PHONE), "lobby-phone"),
+    ):
+        page.goto(f"{base}/lobby")
+        page.wait_for_selector("#games [data-game]")
+        page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    desktop = browser.new_page(viewport=DESKTOP)
+    desktop.goto(f"{base}{taken['link']}")
+    settle(desktop)
+    desktop.screenshot(path=str(out / "clock.png"))
+    position = new_game("santorini").play("c3d4").play("b2d2").play("d4d3d4").to_str()
+    desktop.goto(f"{base}/analysis#game=santorini&position={urllib.parse.quote(position)}")
+    desktop.wait_for_selector("#lines .line-move", timeout=60_000)
+    desktop.screenshot(path=str(out / "analysis.png"), full_page=True)
+
+
 def settle(page: Page) -> None:
     page.wait_for_selector("#board svg")
     page.wait_for_timeout(600)  # the last move's animation
@@ -104,6 +192,8 @@ def main() -> None:
         phone.goto(played_game(base, "quarto", {}, 5))
         settle(phone)
         phone.screenshot(path=str(args.out / "phone.png"))
+        lobby_pictures(browser, base, args.out)
+        profiles(browser, base, Path(folder) / "games.sqlite3", args.out)
         browser.close()
 
 

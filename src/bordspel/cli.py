@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import os
 import random
 import socket
 import sys
@@ -165,6 +166,39 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from bordspel.zero.train import train_from_arguments
+    except ImportError as error:
+        raise SystemExit(f"bordspel train needs the train extra ({error.name} is missing): "
+                         "pip install 'bordspel[train]'") from None  # fmt: skip
+    return train_from_arguments(args)
+
+
+def add_train_command(game_command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """``bordspel train GAME``: AlphaZero-style self-play (docs/training.md)."""
+    train = game_command("train", "train a network by self-play (needs the train extra)")
+    train.add_argument("--out", metavar="DIR", help="the run's folder (default runs/GAME-OPTIONS); resumes")
+    train.add_argument("--minutes", type=float, default=30.0, help="training time in all (default 30)")
+    train.add_argument("--rounds", type=int, default=None, help="stop after this many more rounds")
+    train.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    train.add_argument("--threads", type=int, default=1, help="PyTorch's CPU threads (default 1)")
+    for name, kind, text in TRAIN_SETTINGS:
+        train.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=text)
+    train.set_defaults(run=cmd_train)
+
+
+TRAIN_SETTINGS: list[tuple[str, Callable[[str], Any], str]] = [
+    ("games", int, "self-play games a round, played at once (default 64)"),
+    ("simulations", int, "search simulations a move in self-play (default 32)"),
+    ("width", int, "the network's channels (default 32)"),
+    ("blocks", int, "the network's residual blocks (default 3)"),
+    ("match_games", int, "games against each opponent at a measurement (default 20)"),
+    ("match_minutes", float, "minutes between matches against the opponents (default 5)"),
+    ("seed", int, "the run's seed (default 0)"),
+]
+
+
 def solvable_games() -> list[str]:
     """The games whose GameSpec has an exact solver for ``bordspel solve``."""
     return [name for name in available_games() if part_path(name, SOLVER_PART.field) is not None]
@@ -236,23 +270,157 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    _environment_checked(args)
     try:
-        import uvicorn
-
-        from bordspel.web.app import ApiSettings, create_app
-        from bordspel.web.server import server_config
-        from bordspel.web.store import default_db_path
+        from bordspel.web.app import ApiSettings
+        from bordspel.web.db import hide_password
+        from bordspel.web.server import serve
     except ImportError:
         raise BordspelError("the browser app needs the web extra: pip install 'bordspel[web]'") from None
     listener = _listen(args.host, args.port)
-    db = Path(args.db) if args.db else default_db_path()
-    per_minute = args.games_per_minute or None
-    settings = ApiSettings(ai_time=args.ai_time, ai_workers=args.ai_workers, games_per_minute=per_minute)
-    app = create_app(db, settings, allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin)
+    settings = ApiSettings(
+        ai_time=args.ai_time,
+        job_workers=args.job_workers,
+        job_lease=args.lease,
+        games_per_minute=args.games_per_minute or None,
+        signups_per_hour=args.signups_per_hour or None,
+        secret=args.secret or os.environ.get("BORDSPEL_SECRET") or None,
+        max_queued_jobs=args.max_queued_jobs,
+    )
+    db = _db_location(args)
     address = f"http://{args.host}:{listener.getsockname()[1]}/"
-    print(f"bordspel is serving on {address}  (games stored in {db}; Ctrl-C stops)", flush=True)
-    config = server_config(app, log_level="warning", timeout_graceful_shutdown=3)
-    uvicorn.Server(config).run(sockets=[listener])
+    processes = f"{args.workers} processes, " if args.workers > 1 else ""
+    where = hide_password(db)
+    print(f"bordspel is serving on {address}  ({processes}games stored in {where}; Ctrl-C stops)", flush=True)
+    hosts, origins, logs = args.allowed_host, args.allowed_origin, (args.log_format, args.log_level)
+    serve(
+        listener,
+        args.workers,
+        db,
+        settings,
+        logs,
+        allowed_hosts=hosts,
+        allowed_origins=origins,
+        pubsub=args.pubsub,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    _environment_checked(args)
+    try:
+        from bordspel.web.db import hide_password
+        from bordspel.web.jobs import run_worker
+        from bordspel.web.logs import configure_logging
+        from bordspel.web.profiles import keep_results
+        from bordspel.web.store import GameStore
+    except ImportError:
+        raise BordspelError("the worker needs the web extra: pip install 'bordspel[web]'") from None
+    db = _db_location(args)
+    configure_logging(args.log_format, args.log_level.upper())
+    store = keep_results(GameStore(db, pubsub=args.pubsub))  # its moves reach the streams as the site's do
+    run_worker(store, args.ai_time, args.job_workers, args.lease, hide_password(db))
+    return 0
+
+
+def _job_arguments(parser: argparse.ArgumentParser, workers: str, lowest: int) -> None:
+    """The store, the computer's time and its workers: options of ``serve`` and ``worker``."""
+    _add_db_argument(parser)
+    parser.add_argument(
+        "--pubsub",
+        metavar="URL",
+        help="a redis:// URL for live updates between processes (default: through the database)",
+    )
+    parser.add_argument(
+        "--ai-time", type=_positive, default=10.0, metavar="SECONDS", help="the computer's time per move"
+    )
+    parser.add_argument(
+        "--job-workers",
+        type=int,
+        default=2,
+        choices=range(lowest, 17),
+        metavar="N",
+        help=f"{workers} (default 2)",
+    )
+    parser.add_argument(
+        "--lease",
+        type=_positive,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a worker holds a move it does not renew before another may take it (default 10)",
+    )
+    parser.add_argument(
+        "--log-format", choices=("json", "text"), default="text", help="logs on stderr: JSON lines or text"
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="warning",
+        help="info logs every request and every computer move (default warning)",
+    )
+
+
+def _from_environment(parser: argparse.ArgumentParser) -> None:
+    """Defaults of ``parser``'s options from ``BORDSPEL_<OPTION>`` variables (a flag still wins):
+    ``BORDSPEL_DB``, ``BORDSPEL_AI_TIME``, ... (a list option takes commas). A bad value becomes
+    an error that ``_environment_checked`` raises when the command runs."""
+    for action in parser._actions:
+        if not action.option_strings or action.nargs == 0:
+            continue  # positionals, switches (--help, --no-workers: BORDSPEL_JOB_WORKERS=0 says it)
+        name = "BORDSPEL_" + max(action.option_strings, key=len).lstrip("-").upper().replace("-", "_")
+        action.help = f"{action.help or ''} [{name}]".strip()
+        if name in os.environ:
+            action.default = _environment_value(action, name, os.environ[name])
+
+
+def _environment_value(action: argparse.Action, name: str, text: str) -> Any:
+    convert: Callable[[str], Any] = action.type if callable(action.type) else str
+    many = isinstance(action, argparse._AppendAction)
+    try:
+        values = [convert(part.strip()) for part in text.split(",")] if many else [convert(text)]
+    except (ValueError, argparse.ArgumentTypeError) as error:
+        return BordspelError(f"{name}={text!r}: {error} (fix or unset it)")
+    if action.choices is not None and any(value not in action.choices for value in values):
+        return BordspelError(f"{name}={text!r} is not one of the values {action.option_strings[0]} takes")
+    return values if many else values[0]
+
+
+def _environment_checked(args: argparse.Namespace) -> argparse.Namespace:
+    """``args``, once no option's value is a bad environment variable's error."""
+    for value in vars(args).values():
+        if isinstance(value, BordspelError):
+            raise value
+    return args
+
+
+def _db_location(args: argparse.Namespace) -> str:
+    """``--db``: a PostgreSQL URL or an SQLite file (default: the one in your data folder)."""
+    from bordspel.web.store import default_db_path
+
+    return str(args.db or default_db_path())
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    """``bordspel db upgrade|status``: bring a store's schema up to date, or say where it stands."""
+    _environment_checked(args)
+    from bordspel.web.db import open_database, schema_status, upgrade
+    from bordspel.web.migrations import BASE, LATEST, MIGRATIONS
+
+    location = _db_location(args)
+    if "://" not in location and not Path(location).exists() and args.action == "status":
+        print(f"{location}: no database yet (bordspel db upgrade or bordspel serve makes it)")
+        return 0
+    db = open_database(location)
+    try:
+        if args.action == "upgrade":
+            before, after = upgrade(db, BASE, MIGRATIONS)
+            done = f"upgraded from schema {before} to {after}" if before < after else "up to date"
+            print(f"{db.describe()}: {done} (schema {after})")
+        else:
+            print(schema_status(db, LATEST))
+    finally:
+        db.close()
     return 0
 
 
@@ -278,6 +446,13 @@ def _positive(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("give a whole number of at least 1")
+    return value
+
+
 class VersionAction(argparse.Action):
     """``--version``: the version and whether the compiled modules are in use, then exit."""
 
@@ -290,6 +465,14 @@ class VersionAction(argparse.Action):
 
         print(f"bordspel {__version__} ({backend()})")
         parser.exit()
+
+
+def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="the games' SQLite file (default: in your data folder) or a postgresql:// URL",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -323,6 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed the computer's randomness")
     play.add_argument("--plain", action="store_true", help="no colours")
     play.set_defaults(run=cmd_play)
+    add_train_command(game_command)
     demo = game_command("demo", "play a random game and show it")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--plain", action="store_true", help="no colours")
@@ -386,18 +570,46 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument(
-        "--db", metavar="PATH", help="the SQLite file of the games (default: your data folder)"
+        "--workers",
+        type=int,
+        default=1,
+        choices=range(1, 65),
+        metavar="N",
+        help="web processes sharing the port (default 1); with SQLite on this machine, else PostgreSQL",
     )
+    _job_arguments(serve, "workers in each web process that make the computer's moves", lowest=0)
     serve.add_argument(
-        "--ai-time", type=_positive, default=10.0, metavar="SECONDS", help="the computer's time per move"
+        "--no-workers",
+        dest="job_workers",
+        action="store_const",
+        const=0,
+        help="no workers here: separate 'bordspel worker' processes make the computer's moves",
     )
-    serve.add_argument("--ai-workers", type=int, default=2, choices=range(1, 17), metavar="N")
     serve.add_argument(
         "--games-per-minute",
         type=int,
         default=30,
         metavar="N",
         help="new games one address may start in a minute (default 30; 0: no limit, e.g. for a load test)",
+    )
+    serve.add_argument(
+        "--max-queued-jobs",
+        type=_count,
+        metavar="N",
+        help="the computer's moves that may wait for a worker, site-wide; past it a new game or move "
+        "that owes one more answers 503 (default 4 per --job-workers, 8 with --no-workers)",
+    )
+    serve.add_argument(
+        "--signups-per-hour",
+        type=int,
+        default=5,
+        metavar="N",
+        help="new accounts one address may make in an hour (default 5; 0: no limit)",
+    )
+    serve.add_argument(
+        "--secret",
+        metavar="KEY",
+        help="the key that signs session cookies (default: $BORDSPEL_SECRET, else one kept in the store)",
     )
     serve.add_argument(
         "--allowed-host",
@@ -413,7 +625,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="an origin whose pages may post, e.g. https://games.example.org",
     )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="the reverse proxy's addresses (comma-separated) whose X-Forwarded-For names the client "
+        "(default none: every client is the connection's own address)",
+    )
+    _from_environment(serve)
     serve.set_defaults(run=cmd_serve)
+    worker = commands.add_parser(
+        "worker", help="make the computer's moves of a server's games (needs the web extra)"
+    )
+    _job_arguments(worker, "moves this worker makes at once", lowest=1)
+    _from_environment(worker)
+    worker.set_defaults(run=cmd_worker)
+    database = commands.add_parser("db", help="the browser app's database: upgrade its schema, or its status")
+    database.add_argument("action", choices=["upgrade", "status"])
+    _add_db_argument(database)
+    _from_environment(database)
+    database.set_defaults(run=cmd_db)
     show = commands.add_parser("show", help="replay a game record")
     show.add_argument("record")
     show.add_argument("--all", action="store_true", help="show every position, not just the last")

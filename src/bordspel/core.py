@@ -530,6 +530,13 @@ class GameSpec:
     """The browser's words and rules page (``bordspel.guide.Guide``)."""
     solver: str | None = None
     """``bordspel solve <game>``: its arguments and how to run it (``bordspel.cli.Solver``)."""
+    vector: str | None = None
+    """``batch(start, n, seat, opponent)``: N games stepped in compiled code (``bordspel.rl.vector``)."""
+    rating_pool: str | None = None
+    """``rating_pool(state) -> str``: the pool of ratings a game with these options counts for
+    (one per game when left out)."""
+    computer_ratings: str | None = None
+    """A mapping of the computer's levels to their fixed ratings (``bordspel.web.ratings``)."""
     native: tuple[str, ...] = ()
     """The compiled modules (``bordspel._native.<name>``) whose pure-Python twins the game has."""
     parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
@@ -557,6 +564,9 @@ PART_MODULES = {
     "move_parts": "web:move_parts",
     "guide": "guide:GUIDE",
     "solver": "cli:SOLVER",
+    "vector": "vector:batch",
+    "rating_pool": "web:rating_pool",
+    "computer_ratings": "web:COMPUTER_RATINGS",
 }
 """Where a game's package keeps each part by convention (module in the package : attribute)."""
 

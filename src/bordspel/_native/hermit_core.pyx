@@ -19,9 +19,10 @@ exact table that grows. The proof-number search (``Solver.prove``, df-pn) search
 positions with a table of proof and disproof numbers instead.
 """
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
 
 import time
 
@@ -390,6 +391,17 @@ cdef class PnTable:
                 return True
         return False
 
+    cdef inline bint work_of(self, uint64_t key, uint64_t check, uint64_t* work) noexcept nogil:
+        """Whether the position is there; the work of its last search into ``work``."""
+        cdef PnEntry* bucket = self.entries + (key & self.mask) * 4
+        cdef uint32_t short_check = <uint32_t>check
+        cdef int i
+        for i in range(4):
+            if bucket[i].work and bucket[i].key == key and bucket[i].check == short_check:
+                work[0] = (bucket[i].work & 0x3fffffff) - 1
+                return True
+        return False
+
     cdef inline void put(self, uint64_t key, uint64_t check, uint32_t phi, uint32_t delta,
                          uint64_t work) noexcept nogil:
         cdef PnEntry* bucket = self.entries + (key & self.mask) * 4
@@ -466,6 +478,16 @@ cdef class Solver:
     hundred positions, finer than the deadline's clock checks."""
     cdef public object deadline
     cdef public object on_progress
+    cdef public object disk
+    """A second-level table of settled positions (``bordspel.games.hermit.disk.DiskTable``, or
+    None): df-pn reads it where its own table has no entry, and writes every position it settles
+    with at least ``disk_work`` positions searched below it (over all its searches)."""
+    cdef public uint64_t disk_work
+    cdef public int disk_depth
+    """Every position settled less than this many moves below the root is written as well (a
+    position settled cheaply here, its children known, may be costly in a later run)."""
+    cdef public uint64_t disk_hits
+    """Positions settled by a read of ``disk``, without a search."""
 
     def __cinit__(self, int n, int small=8, int table_bits=20, bint region_cache=True,
                   bint proof_numbers=False):
@@ -492,6 +514,10 @@ cdef class Solver:
         self.node_limit = 0
         self.deadline = None
         self.on_progress = None
+        self.disk = None
+        self.disk_work = 64
+        self.disk_depth = 2
+        self.disk_hits = 0
 
     def __dealloc__(self):
         cdef int i
@@ -603,6 +629,8 @@ cdef class Solver:
         report progress when asked."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfTime
+        if self.disk is not None:
+            self.disk.tick()
         if report and self.on_progress is not None:
             self.on_progress(self.examined + self.grundy_examined)
         return 0
@@ -858,7 +886,9 @@ cdef class Solver:
         cdef uint32_t* deltas
         cdef int count, i, best
         cdef uint32_t phi, delta, second, child_phi, child_delta
-        cdef uint64_t total
+        cdef uint64_t total, prior = 0
+        if self.disk is not None and self._from_disk(pos, &prior, out_phi, out_delta):
+            return 0
         self.examined += 1
         if self.node_limit and self.examined > self.node_limit:
             raise OutOfTime
@@ -892,9 +922,30 @@ cdef class Solver:
                 child_delta = min(th_phi, second)
             self._mid(depth + 1, &children[order[best]], child_phi, child_delta, &phis[best], &deltas[best])
         self.pn.put(pos.h1, pos.h2, phi, delta, self.examined - before)
+        if (phi == 0 or delta == 0) and self.disk is not None and (
+                depth < self.disk_depth or prior + self.examined - before >= self.disk_work):
+            self.disk.put(_disk_key(pos), b"\x01" if phi == 0 else b"\x00")
         out_phi[0] = phi
         out_delta[0] = delta
         return 0
+
+    cdef bint _from_disk(self, Position* pos, uint64_t* prior, uint32_t* out_phi,
+                         uint32_t* out_delta) except -1:
+        """Whether ``disk`` settles a position missing from the table (then its numbers are set
+        and it enters the table as a settled result); the work of its earlier searches, if the
+        table has it, into ``prior``."""
+        cdef bint wins
+        if self.pn.work_of(pos.h1, pos.h2, prior):
+            return False
+        found = self.disk.get(_disk_key(pos))
+        if found is None:
+            return False
+        self.disk_hits += 1
+        wins = found == b"\x01"
+        out_phi[0] = 0 if wins else PN_INF
+        out_delta[0] = PN_INF if wins else 0
+        self.pn.put(pos.h1, pos.h2, out_phi[0], out_delta[0], self.disk_work)
+        return True
 
     # -- Grundy values ---------------------------------------------------------------------------
     cdef int _value(self, const uint64_t* accepts) except -1:
@@ -947,6 +998,14 @@ cdef class Solver:
         if (self.grundy_examined & 0x3ff) == 0:
             self._tick(False)
         return value
+
+
+cdef bytes _disk_key(Position* pos):
+    """A position's key in the disk table: its full 128-bit hash, 16 bytes."""
+    cdef uint64_t key[2]
+    key[0] = pos.h1
+    key[1] = pos.h2
+    return PyBytes_FromStringAndSize(<char*>key, 16)
 
 
 # -- perft ---------------------------------------------------------------------------------------
@@ -1036,36 +1095,43 @@ cdef inline uint64_t nth_bit(uint64_t mask, int index) noexcept nogil:
     return mask & (~mask + 1)
 
 
+cdef int random_block(uint64_t full, uint64_t* masks, uint64_t* seed) noexcept nogil:
+    """Cover a uniformly random legal block (drawn over the moves in the engine's order); its
+    ``(colour * 3 + placement) << 6 | cell`` (the top-left grid cell), or -1 when no move is left."""
+    cdef uint64_t empty = full & ~(masks[0] | masks[1] | masks[2]), free_mask, low
+    cdef uint64_t starts[9]
+    cdef int counts[9]
+    cdef int total = 0, i, shape, pick
+    for i in range(3):
+        free_mask = empty & ~dilate(masks[i], full)
+        for shape in range(3):
+            starts[3 * i + shape] = block_starts(free_mask, shape)
+    for i in range(9):
+        counts[i] = popcount(starts[i])
+        total += counts[i]
+    if total == 0:
+        return -1
+    pick = <int>((next_random(seed) >> 32) * <uint64_t>total >> 32)
+    i = 0
+    while pick >= counts[i]:
+        pick -= counts[i]
+        i += 1
+    low = nth_bit(starts[i], pick)
+    masks[i // 3] |= block_from(low, i % 3)
+    return i << 6 | ctz(low)
+
+
 cdef int play_random(int n, uint64_t* masks, uint64_t* seed, list record) except -1:
     """Play uniformly random moves on grid masks until no move is left; the number of plies.
     With ``record`` (a list), each move is appended as (colour, row, col, placement)."""
-    cdef uint64_t full = full_grid(n), empty, free_mask
-    cdef uint64_t starts[9]
-    cdef int counts[9]
-    cdef int total, i, shape, pick, plies = 0, cell
-    cdef uint64_t low
+    cdef uint64_t full = full_grid(n)
+    cdef int plies = 0, code
     while True:
-        empty = full & ~(masks[0] | masks[1] | masks[2])
-        total = 0
-        for i in range(3):
-            free_mask = empty & ~dilate(masks[i], full)
-            for shape in range(3):
-                starts[3 * i + shape] = block_starts(free_mask, shape)
-        for i in range(9):
-            counts[i] = popcount(starts[i])
-            total += counts[i]
-        if total == 0:
+        code = random_block(full, masks, seed)
+        if code < 0:
             return plies
-        pick = <int>((next_random(seed) >> 32) * <uint64_t>total >> 32)
-        i = 0
-        while pick >= counts[i]:
-            pick -= counts[i]
-            i += 1
-        low = nth_bit(starts[i], pick)
-        masks[i // 3] |= block_from(low, i % 3)
         if record is not None:
-            cell = ctz(low)
-            record.append((COLOURS[i // 3], cell >> 3, cell & 7, PLACEMENTS[i % 3]))
+            record.append((COLOURS[(code >> 6) // 3], (code & 63) >> 3, code & 7, PLACEMENTS[(code >> 6) % 3]))
         plies += 1
 
 
@@ -1112,3 +1178,150 @@ def random_game(state, seed):
     load_masks(state, masks)
     play_random(state.n, masks, &stream, moves)
     return moves
+
+
+# -- batched environments --------------------------------------------------------------------------
+# ``bordspel.rl.vector``'s Hermit: N games stepped in one call, observations and masks written into
+# the caller's arrays (the planes and actions of ``bordspel.games.hermit.codec``).
+
+cdef enum:
+    PLANES = 6
+    WIN_VALUE = 1000000  # the greedy player's value of a win (its evaluation is +-1)
+
+
+cdef inline uint64_t live_squares(uint64_t full, const uint64_t* masks) noexcept nogil:
+    """The squares where a block of some colour may still go."""
+    cdef uint64_t empty = full & ~(masks[0] | masks[1] | masks[2])
+    return (empty & ~dilate(masks[0], full)) | (empty & ~dilate(masks[1], full)) | (empty & ~dilate(masks[2], full))
+
+
+include "vector_batch.pxi"
+
+
+cdef class Batch(VectorBatch):
+    """N Hermit games on an ``n`` x ``n`` board (1 to 8) for ``bordspel.rl.vector`` (see
+    ``vector_batch.pxi``)."""
+
+    cdef uint64_t start[3]
+    cdef uint64_t* masks
+    cdef int* plies
+    cdef uint64_t full
+    cdef int size, cells, start_plies
+
+    def __cinit__(self, state, int games, int seat, int opponent):
+        load_masks(state, self.start)
+        self.size = state.n
+        self.cells = self.size * self.size
+        self.full = full_grid(self.size)
+        self.start_plies = state.plies
+        self.masks = <uint64_t*>calloc(3 * games, sizeof(uint64_t))
+        self.plies = <int*>calloc(games, sizeof(int))
+        if not (self.masks and self.plies):
+            raise MemoryError("no memory for the batch of Hermit games")
+        self._allocate(games, seat, opponent, 9 * self.cells)
+
+    def __dealloc__(self):
+        free(self.masks)
+        free(self.plies)
+
+    cdef void _start(self, int i) noexcept nogil:
+        memcpy(&self.masks[3 * i], self.start, 3 * sizeof(uint64_t))
+        self.plies[i] = self.start_plies
+
+    cdef int _to_move(self, int i) noexcept nogil:
+        return self.plies[i] & 1
+
+    cdef int _result(self, int i, int seat) noexcept nogil:
+        if live_squares(self.full, &self.masks[3 * i]):
+            return ONGOING
+        return 1 if (self.plies[i] - 1) & 1 == seat else -1  # the last mover wins
+
+    cdef void _replies(self, int i, int32_t* reply, int width) noexcept nogil:
+        """The opponent's move unless the game is over or it is the agent's turn; its action into
+        ``reply``."""
+        cdef int code, cell
+        if self.plies[i] & 1 == self.seat or not live_squares(self.full, &self.masks[3 * i]):
+            return
+        if self.opponent:
+            reply[0] = self._greedy(i)
+            self._play(i, reply[0])
+            return
+        code = random_block(self.full, &self.masks[3 * i], &self.rngs[i])
+        cell = code & 63
+        reply[0] = (code >> 6) * self.cells + (cell >> 3) * self.size + (cell & 7)
+        self.plies[i] += 1
+
+    cdef inline uint64_t _block(self, int action, int* colour) noexcept nogil:
+        """The squares (grid layout) of ``action``'s block; its colour into ``colour``."""
+        cdef int kind = action // self.cells, cell = action % self.cells
+        colour[0] = kind // 3
+        return block_from(<uint64_t>1 << (8 * (cell // self.size) + cell % self.size), kind % 3)
+
+    cdef void _play(self, int i, int action) noexcept nogil:
+        cdef int colour
+        cdef uint64_t block = self._block(action, &colour)
+        self.masks[3 * i + colour] |= block
+        self.plies[i] += 1
+
+    cdef int _greedy(self, int i) noexcept nogil:
+        """The greedy player's move: a win, else one after which the evaluation (the parity of the
+        live squares and their regions) favours it, ties drawn from the game's stream."""
+        cdef uint64_t child[3]
+        cdef uint64_t live, rest
+        cdef uint8_t* legal = &self.legal[i * self.actions]
+        cdef int action, colour, value, regions, best = -WIN_VALUE - 1, count = 0
+        cdef int chosen[9 * 64]
+        self._mask(i)
+        for action in range(self.actions):
+            if not legal[action]:
+                continue
+            memcpy(child, &self.masks[3 * i], 3 * sizeof(uint64_t))
+            rest = self._block(action, &colour)
+            child[colour] |= rest
+            live = live_squares(self.full, child)
+            if not live:
+                value = WIN_VALUE
+            else:
+                regions, rest = 0, live
+                while rest:
+                    rest &= ~next_region(rest)
+                    regions += 1
+                value = -1 if (popcount(live) + regions) & 1 else 1  # the evaluation is the mover's
+            if value > best:
+                best, count = value, 0
+            if value == best:
+                chosen[count] = action
+                count += 1
+        return chosen[<int>((next_random(&self.rngs[i]) >> 32) * <uint64_t>count >> 32)]
+
+    cdef void _mask(self, int i) noexcept nogil:
+        """The legal actions of game ``i`` into its row of ``legal``."""
+        cdef uint64_t* m = &self.masks[3 * i]
+        cdef uint8_t* legal = &self.legal[i * self.actions]
+        cdef uint64_t empty = self.full & ~(m[0] | m[1] | m[2]), starts
+        cdef int colour, shape, cell, base
+        memset(legal, 0, self.actions)
+        for colour in range(3):
+            for shape in range(3):
+                starts = block_starts(empty & ~dilate(m[colour], self.full), shape)
+                base = (colour * 3 + shape) * self.cells
+                while starts:
+                    cell = ctz(starts)
+                    starts &= starts - 1
+                    legal[base + (cell >> 3) * self.size + (cell & 7)] = 1
+
+    cdef void _observe(self, int i, int8_t[:, :, :, ::1] obs) noexcept nogil:
+        cdef uint64_t* m = &self.masks[3 * i]
+        cdef uint64_t empty = self.full & ~(m[0] | m[1] | m[2])
+        cdef uint64_t planes[PLANES]
+        cdef int8_t* cell
+        cdef int row, col, k, bit
+        for k in range(3):
+            planes[k] = m[k]
+            planes[3 + k] = empty & ~dilate(m[k], self.full)
+        for row in range(self.size):
+            for col in range(self.size):
+                cell = &obs[i, row, col, 0]
+                bit = 8 * row + col
+                for k in range(PLANES):
+                    cell[k] = planes[k] >> bit & 1

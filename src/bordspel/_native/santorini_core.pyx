@@ -14,7 +14,7 @@ Moves come out as tuples: ``(first, second)`` for a setup placement, ``(source, 
 for a turn, ``build`` ``None`` for a winning climb.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from bordspel._native.santorini_board cimport (
     CELLS,
@@ -821,3 +821,209 @@ def move_values(state, weights):
             else:
                 values.append(-_evaluate(&child, w))
     return values
+
+
+# -- batched environments -------------------------------------------------------------------
+# ``bordspel.rl.vector``'s Santorini without gods: N games stepped in one call, observations and
+# masks written into the caller's arrays (the planes and actions of
+# ``bordspel.games.santorini.codec``). The directions are those of the rules' ``STEPS``.
+
+from libc.string cimport memset
+
+from bordspel.games.santorini.board import STEPS as _STEPS
+
+cdef enum:
+    ACTIONS = 444
+    TURN_ACTIONS = 300
+    WIN_ACTIONS = 428
+    MAX_PLANES = 9  # five heights, up to three colours, the setup
+
+cdef int8_t STEP[CELLS][8]
+"""``STEP[cell][d]``: the neighbour in direction ``d``, -1 off the board."""
+cdef int8_t DIRECTION[CELLS][CELLS]
+"""``DIRECTION[a][b]``: the direction from ``a`` to its neighbour ``b``, -1 when not next to it."""
+cdef int16_t PAIR[CELLS][CELLS]
+"""``PAIR[a][b]`` (``a < b``): the setup action of workers on ``a`` and ``b``."""
+cdef int8_t PAIR_CELLS[TURN_ACTIONS][2]
+
+
+cdef void _fill_vector_tables() except *:
+    cdef int a, b, d, index = 0
+    memset(DIRECTION, -1, sizeof(DIRECTION))
+    for a in range(CELLS):
+        for d in range(8):
+            STEP[a][d] = _STEPS[a][d]
+            if STEP[a][d] >= 0:
+                DIRECTION[a][STEP[a][d]] = d
+        for b in range(a + 1, CELLS):
+            PAIR[a][b] = index
+            PAIR_CELLS[index][0], PAIR_CELLS[index][1] = a, b
+            index += 1
+
+
+_fill_vector_tables()
+
+
+include "vector_batch.pxi"
+
+
+cdef class Batch(VectorBatch):
+    """N Santorini games without gods for ``bordspel.rl.vector`` (see ``vector_batch.pxi``); the
+    greedy opponent uses the linear evaluation of ``weights`` (two colours)."""
+
+    cdef Pos start
+    cdef Pos* games
+    cdef double weights[FEATURE_COUNT]
+    cdef int planes
+
+    def __cinit__(self, state, int n, int seat, int opponent, weights):
+        cdef int k
+        self.start = _read(state)
+        self.planes = 5 + self.start.colours + 1
+        if opponent and (self.start.colours != 2 or len(weights) != FEATURE_COUNT):
+            raise ValueError(f"the compiled greedy player takes two colours and {FEATURE_COUNT} weights")
+        for k in range(FEATURE_COUNT):
+            self.weights[k] = weights[k] if opponent else 0.0
+        self.games = <Pos*>calloc(n, sizeof(Pos))
+        if not self.games:
+            raise MemoryError("no memory for the batch of Santorini games")
+        self._allocate(n, seat, opponent, ACTIONS)
+
+    def __dealloc__(self):
+        free(self.games)
+
+    cdef void _start(self, int i) noexcept nogil:
+        self.games[i] = self.start
+
+    cdef int _to_move(self, int i) noexcept nogil:
+        return self.games[i].turn
+
+    cdef void _play(self, int i, int action) noexcept nogil:
+        _play_action(&self.games[i], action)
+
+    cdef int _result(self, int i, int seat) noexcept nogil:
+        if self.games[i].winners < 0:
+            return ONGOING
+        return 1 if self.games[i].winners >> seat & 1 else -1
+
+    cdef void _replies(self, int i, int32_t* replies, int width) noexcept nogil:
+        """The opponents' moves until the agent's turn or the end; their actions into ``replies``."""
+        cdef Pos* p = &self.games[i]
+        cdef int count = 0, action, code, colour, worker, build
+        while p.winners < 0 and p.turn != self.seat:
+            if self.opponent:
+                action = self._greedy(i)
+                _play_action(p, action)
+            elif _in_setup(p):
+                code = _random_placement(p, &self.rngs[i])
+                action = PAIR[code & 31][code >> 5 & 31]
+            else:
+                colour = p.turn % p.colours
+                code = _random_turn(p, &self.rngs[i])
+                worker = 0 if p.w[2 * colour] == (code >> 5 & 31) else 1
+                action = worker * 8 + DIRECTION[code & 31][code >> 5 & 31]
+                build = code >> 10 & 31
+                if build == 31:
+                    action = WIN_ACTIONS + action
+                else:
+                    action = TURN_ACTIONS + action * 8 + DIRECTION[code >> 5 & 31][build]
+            if count < width:
+                replies[count] = action
+            count += 1
+
+    cdef int _greedy(self, int i) noexcept nogil:
+        """The greedy player's move: a win, else one after which the linear evaluation favours it
+        most, ties drawn from the game's stream."""
+        cdef Pos* p = &self.games[i]
+        cdef Pos child
+        cdef uint8_t* legal = &self.legal[i * ACTIONS]
+        cdef int action, count = 0
+        cdef int chosen[ACTIONS]
+        cdef double value, best = -WIN - 1.0
+        self._mask(i)
+        for action in range(ACTIONS):
+            if not legal[action]:
+                continue
+            child = p[0]
+            _play_action(&child, action)
+            if child.winners >= 0:
+                value = WIN if child.winners >> p.turn & 1 else -WIN
+            else:  # the child's colour to move is the other one
+                value = -_evaluate(&child, self.weights)
+            if value > best:
+                best, count = value, 0
+            if value == best:
+                chosen[count] = action
+                count += 1
+        return chosen[_below(&self.rngs[i], count)]
+
+    cdef void _mask(self, int i) noexcept nogil:
+        """The legal actions of game ``i`` into its row of ``legal``."""
+        cdef Pos* p = &self.games[i]
+        cdef uint8_t* legal = &self.legal[i * ACTIONS]
+        cdef Turns t
+        cdef uint32_t empty, rest, builds
+        cdef int first, k, worker, step, colour = p.turn % p.colours
+        memset(legal, 0, ACTIONS)
+        if p.winners >= 0:
+            return
+        if _in_setup(p):
+            empty = _placeable(p)
+            while empty:
+                first = lowest(empty)
+                empty &= empty - 1
+                rest = empty
+                while rest:
+                    legal[PAIR[first][lowest(rest)]] = 1
+                    rest &= rest - 1
+            return
+        _turns(p, &t)
+        for k in range(t.n):
+            worker = 0 if p.w[2 * colour] == t.source[k] else 1
+            step = worker * 8 + DIRECTION[t.source[k]][t.target[k]]
+            if t.wins[k]:
+                legal[WIN_ACTIONS + step] = 1
+            builds = t.builds[k]
+            while builds:
+                legal[TURN_ACTIONS + step * 8 + DIRECTION[t.target[k]][lowest(builds)]] = 1
+                builds &= builds - 1
+
+    cdef void _observe(self, int i, int8_t[:, :, :, ::1] obs) noexcept nogil:
+        """The planes from the agent's seat (self-play: the seat to move)."""
+        cdef Pos* p = &self.games[i]
+        cdef int seat = self.seat if self.seat >= 0 else p.turn
+        cdef int mine = seat % p.colours, cell, k, colour
+        cdef int8_t setup = _in_setup(p)
+        cdef int8_t* planes
+        cdef int order[3]
+        order[0] = mine
+        k = 1
+        for colour in range(p.colours):
+            if colour != mine:
+                order[k] = colour
+                k += 1
+        for cell in range(CELLS):
+            planes = &obs[i, cell // SIZE, cell % SIZE, 0]
+            memset(planes, 0, self.planes)
+            planes[height(p.lv, cell)] = 1
+            planes[5 + p.colours] = setup
+        for k in range(p.colours):
+            for colour in range(2):
+                cell = p.w[2 * order[k] + colour]
+                if cell >= 0:
+                    obs[i, cell // SIZE, cell % SIZE, 5 + k] = 1
+
+
+cdef void _play_action(Pos* p, int action) noexcept nogil:
+    """Play a legal action (the codec's numbering)."""
+    cdef int colour = p.turn % p.colours, worker, step, source, target
+    if action < TURN_ACTIONS:
+        _place(p, PAIR_CELLS[action][0], PAIR_CELLS[action][1])
+        return
+    if action >= WIN_ACTIONS:
+        worker, step = (action - WIN_ACTIONS) // 8, (action - WIN_ACTIONS) % 8
+    else:
+        worker, step = (action - TURN_ACTIONS) // 64, (action - TURN_ACTIONS) // 8 % 8
+    source = p.w[2 * colour + worker]
+    target = STEP[source][step]
+    _play_turn(p, source, target, -1 if action >= WIN_ACTIONS else STEP[target][(action - TURN_ACTIONS) % 8])

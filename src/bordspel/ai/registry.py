@@ -18,13 +18,16 @@ alone), ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation
 extensions or the game's opening table), ``compiled=0``
 (the pure search where the game has a compiled one), ``eval=NAME`` (one of the game's named
 evaluations), ``reuse=1`` (MCTS keeps its tree between moves), ``puct=0`` (MCTS with random
-playouts where the game's evaluation would guide it).
+playouts where the game's evaluation would guide it). ``zero`` is a network trained by
+self-play (``bordspel train``), run by onnxruntime: ``zero:model=PATH,playouts=200``
+(see ``bordspel.zero.player``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bordspel.ai.mcts import Playout, Prior, Value
@@ -51,6 +54,7 @@ __all__ = [
     "analyser",
     "knowledge",
     "make_player",
+    "offered_levels",
     "register_player",
 ]
 
@@ -92,6 +96,9 @@ class Knowledge:
     """MCTS's move priors from the evaluation; with ``value``, MCTS is PUCT without playouts."""
     value: Value | None = None
     """Every seat's expected return from the evaluation (MCTS's leaf value)."""
+    wins: Callable[[State], bool] | None = None
+    """Exactly whether the seat to move wins (two-seat games without draws), for judging many
+    positions (``bordspel.zero.judge``); None: the judge asks ``solver``."""
 
 
 def _no_evaluation(state: State, seat: int) -> float:
@@ -261,13 +268,36 @@ def _evaluation(known: Knowledge, options: Options) -> Evaluation:
     return known.evaluations[name]
 
 
+def _zero(known: Knowledge, options: Options, seed: int | None) -> Player:
+    """A network trained by self-play, run by onnxruntime (``bordspel.zero.player``)."""
+    from bordspel.zero.player import DEFAULT_PLAYOUTS, ZeroPlayer
+
+    model, playouts = options.text("model"), options.integer("playouts")
+    options.number("solver_time")  # a server gives every level a solver's share: zero has none
+    return ZeroPlayer(
+        Path(model) if model else None,
+        DEFAULT_PLAYOUTS if playouts is None else playouts,
+        options.number("time"),
+        seed,
+    )
+
+
 FACTORIES: dict[str, Factory] = {
     "random": _random,
     "greedy": _greedy,
     "alphabeta": _alphabeta,
     "mcts": _mcts,
+    "zero": _zero,
 }
 """The game-agnostic players by name: ``factory(knowledge, options, seed)``."""
+
+
+def offered_levels(game: str) -> dict[str, str]:
+    """The named levels a front end offers for ``game``: its knowledge's, and ``zero`` when a
+    trained network is shipped for it and onnxruntime is installed."""
+    from bordspel.zero import zero_available
+
+    return {**knowledge(game).levels, **({"zero": "zero"} if zero_available(game) else {})}
 
 
 def make_player(spec: str, game: str, seed: int | None = None) -> Player:

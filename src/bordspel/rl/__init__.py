@@ -10,12 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bordspel.core import game_spec
+from bordspel.core import State, game_spec
 
-__all__ = ["draws_start"]
+__all__ = ["draws_start", "seat_moves"]
 
 
 def draws_start(game: str, options: Mapping[str, Any]) -> bool:
     """Whether each episode of ``game`` draws its start from a seed: the game takes a ``seed``
     (one of its GameSpec's parameters, as Santorini's for random gods) and ``options`` fix none."""
     return "seed" in game_spec(game).parameters and "seed" not in options
+
+
+def seat_moves(state: State, seat: int) -> bool:
+    """Whether ``seat`` gets a move in some game from ``state`` (depth-first: the first line
+    that reaches its turn answers, so only games that end before it are searched through)."""
+    if state.is_over():
+        return False
+    if state.to_move == seat:
+        return True
+    return any(seat_moves(state.apply_unchecked(move), seat) for move in state.legal_moves())

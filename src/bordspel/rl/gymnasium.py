@@ -30,7 +30,7 @@ from gymnasium.error import ResetNeeded
 
 from bordspel.ai import make_player
 from bordspel.core import BordspelError, State, available_games, new_game
-from bordspel.rl import draws_start
+from bordspel.rl import draws_start, seat_moves
 from bordspel.rl.codecs import Planes, codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
@@ -54,7 +54,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         self.codec = codec_for(self.start.name, self.start)
         if not 0 <= seat < self.start.num_players:
             raise ValueError(f"seat is from 0 to {self.start.num_players - 1}")
-        if not _moves_at_all(self.start, seat):
+        if not seat_moves(self.start, seat):
             raise BordspelError(f"seat {seat} never gets a move: the game ends before its turn")
         check_mode(render_mode)
         self.opponent_spec, self.seat, self.render_mode = opponent, seat, render_mode
@@ -121,21 +121,13 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         return frame(self.state, self.render_mode)
 
 
-def _moves_at_all(state: State, seat: int) -> bool:
-    """Whether ``seat`` gets a move in some game from ``state`` (depth-first: the first line
-    that reaches its turn answers, so only games that end before it are searched through)."""
-    if state.is_over():
-        return False
-    if state.to_move == seat:
-        return True
-    return any(_moves_at_all(state.apply_unchecked(move), seat) for move in state.legal_moves())
-
-
 def register(game: str) -> None:
-    """Register ``bordspel/<Game>-v0`` (done at import for every game then known)."""
+    """Register ``bordspel/<Game>-v0`` (done at import for every game then known), with
+    ``bordspel.rl.vector``'s batched environment as its vector entry point."""
     gymnasium.register(
         id=f"bordspel/{game.capitalize()}-v0",
         entry_point="bordspel.rl.gymnasium:BordspelEnv",
+        vector_entry_point="bordspel.rl.vector:BordspelVectorEnv",
         kwargs={"game": game},
     )
 

@@ -15,7 +15,17 @@ from bordspel.core import MAX_MOVE_TEXT, BordspelError, Outcome
 from bordspel.web.seats import HUMAN
 from bordspel.web.store import Conflict, Forbidden, StoredGame
 
-__all__ = ["ai_move", "answer_takeback", "check_hint", "human_move", "outcome", "resign", "undo"]
+__all__ = [
+    "ai_move",
+    "answer_takeback",
+    "check_hint",
+    "human_move",
+    "outcome",
+    "resign",
+    "settle_flag",
+    "team",
+    "undo",
+]
 
 
 def _person(stored: StoredGame, seat: int | None) -> int:
@@ -28,6 +38,9 @@ def _person(stored: StoredGame, seat: int | None) -> int:
 
 
 def _ongoing(stored: StoredGame) -> None:
+    flagged = stored.flag_down()
+    if flagged is not None:
+        raise Conflict(f"seat {flagged + 1}'s time ran out: the game is over")
     if stored.is_over():
         raise Conflict("the game is over: its result is final (start a new game to play on)")
 
@@ -120,6 +133,7 @@ def answer_takeback(accept: bool) -> Callable[[StoredGame, int | None], None]:
         if person == asker and accept:
             raise Conflict("the other player answers your takeback request")
         if accept:
+            _ongoing(stored)
             _take_back(stored, asker)
         stored.takeback = None
 
@@ -134,14 +148,31 @@ def resign(stored: StoredGame, seat: int | None) -> None:
     stored.takeback = None
 
 
+def settle_flag(stored: StoredGame, seat: int | None) -> None:
+    """Record that the running seat's flag fell (by anyone: the server's own task settles flags)."""
+    if stored.flagged is not None or stored.flag_down() is None:
+        raise Conflict("no flag has fallen in this game")
+    stored.flagged = stored.flag_down()
+    stored.takeback = None
+
+
 def outcome(stored: StoredGame) -> Outcome | None:
-    """The end of the game: the engine's, or a resignation's."""
-    if stored.resigned is None:
-        return stored.state.outcome()
+    """The end of the game: the engine's, a resignation's or a flag's. Whoever resigns or runs
+    out of time loses, with their team; every other seat wins (with three players too)."""
+    if stored.resigned is not None:
+        return _lost_by(stored, stored.resigned, "resignation")
+    flagged = stored.flag_down()
+    if flagged is not None:
+        return _lost_by(stored, flagged, "time")
+    return stored.state.outcome()
+
+
+def _lost_by(stored: StoredGame, seat: int, reason: str) -> Outcome:
     seats = range(len(stored.seats))
-    return Outcome(frozenset(seats) - _team(stored, stored.resigned), "resignation", len(stored.seats))
+    return Outcome(frozenset(seats) - team(stored, seat), reason, len(stored.seats))
 
 
-def _team(stored: StoredGame, seat: int) -> frozenset[int]:
-    team = getattr(stored.state, "team", None)
-    return frozenset(team(seat)) if callable(team) else frozenset({seat})
+def team(stored: StoredGame, seat: int) -> frozenset[int]:
+    """The seats that win or lose with ``seat`` (itself, or its partners in a team game)."""
+    partners = getattr(stored.state, "team", None)
+    return frozenset(partners(seat)) if callable(partners) else frozenset({seat})

@@ -22,15 +22,29 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bordspel.ai import analyse, make_player
+from bordspel.ai import SearchResult, analyse, analyser, make_player
 from bordspel.core import BordspelError, GameSpec, available_games, game_class, game_spec, register_game
 from bordspel.web.store import Busy
 
-__all__ = ["AIPool", "AITimeout", "CallerGone", "SharedTasks", "analyse_position", "choose_move"]
+__all__ = [
+    "AIPool",
+    "AITimeout",
+    "CallerGone",
+    "SharedTasks",
+    "analyse_lines",
+    "analyse_position",
+    "choose_move",
+    "deadline_for",
+]
 
 T = TypeVar("T")
 PARENT_CHECK = 0.5
 """Seconds between a worker's looks at whether the server still runs."""
+
+
+def deadline_for(ai_time: float) -> float:
+    """The hard deadline of a search with ``ai_time`` seconds of budget: the budget and a margin."""
+    return ai_time + max(2.0, ai_time / 2)
 
 
 class AITimeout(BordspelError):
@@ -54,7 +68,18 @@ def choose_move(game: str, position: str, spec: str, seed: int) -> str:
 def analyse_position(game: str, position: str, spec: str, seed: int) -> dict[str, Any]:
     """Player ``spec``'s analysis of ``position`` as JSON (runs in a worker process)."""
     state = game_class(game).from_str(position)
-    found = analyse(spec, state, seed=seed)
+    return _found(analyse(spec, state, seed=seed))
+
+
+def analyse_lines(game: str, position: str, spec: str, lines: int) -> list[dict[str, Any]]:
+    """Player ``spec``'s best ``lines`` moves in ``position``, best first, as JSON (in a worker)."""
+    state = game_class(game).from_str(position)
+    return [_found(found) for found in analyser(spec, game, seed=0).analyse_lines(state, multipv=lines)]
+
+
+def _found(found: SearchResult) -> dict[str, Any]:
+    """A search's answer in JSON: the move, its score and words, an exact result when proven,
+    the depth, the positions searched and the line."""
     return {
         "move": str(found.move.to_str()),
         "score": found.score,

@@ -6,10 +6,14 @@ the start positions go to Starlette's thread pool, the computer's search to the 
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
-import random
+import logging
 import re
+import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,25 +21,40 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
-from bordspel.core import BordspelError, State
+from bordspel.core import BordspelError
 from bordspel.web import actions
-from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks, analyse_position, choose_move
+from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secret
+from bordspel.web.ai_pool import AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
+from bordspel.web.clocks import TimeControl
 from bordspel.web.events import Changes, StreamSlots, version_stream
+from bordspel.web.jobs import GRACE, JobQueue, JobRunner
+from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.options import start_state
+from bordspel.web.profiles import keep_results
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
-from bordspel.web.store import Conflict, Forbidden, GameStore, NotFound, StoredGame
-from bordspel.web.views import game_view, position_view, record_text, rules_view
+from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, StoredGame
+from bordspel.web.views import board_view, game_view, position_view, record_text, rules_view, start_options
 
-__all__ = ["Api", "ApiSettings", "BadRequest", "game_id"]
+__all__ = ["QUEUED_PER_WORKER", "Api", "ApiSettings", "BadRequest", "challenge_id", "game_id"]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_VERSION = 2**53
+LOG = logging.getLogger("bordspel.web")
+MAX_LINES = 5
+"""Best lines the analysis board shows at most."""
 ANALYST = "hard"
 """The level whose search answers ``GET /api/games/{id}/analysis`` (within the server's budget)."""
+AI_POLL = 0.5
+"""Seconds between looks at the stored version while ``POST /ai`` waits for a worker's move."""
 
 
 class BadRequest(BordspelError):
     """A request the API cannot read."""
+
+
+QUEUED_PER_WORKER = 4
+"""The default bound on the computer's waiting moves, per worker (``ApiSettings.queue_bound``)."""
+DEFAULT_JOB_WORKERS = 2
 
 
 @dataclass(frozen=True)
@@ -44,7 +63,13 @@ class ApiSettings:
 
     ai_time: float = 10.0
     """Seconds of search and solving for every level of the computer."""
-    ai_workers: int = 2
+    job_workers: int = DEFAULT_JOB_WORKERS
+    """Workers in this process that make the computer's owed moves (``web/jobs.py``); 0: none
+    here, separate ``bordspel worker`` processes make them."""
+    job_lease: float = 10.0
+    """Seconds a worker holds a job without renewing it; then another worker may take it."""
+    shutdown_grace: float = GRACE
+    """Seconds the running computer moves get to land at shutdown before they are handed back."""
     events_lifetime: float = 60.0
     """Seconds one live-update stream stays open before the browser reconnects."""
     events_poll: float = 3.0
@@ -55,6 +80,29 @@ class ApiSettings:
     """Live-update streams open at once in all."""
     games_per_minute: int | None = None
     """New games one address may start in a minute (None: no limit; ``bordspel serve``: 30)."""
+    flag_poll: float = 0.5
+    """Seconds between the looks of a serve process for flags that fell (``Api.keep_time``)."""
+    clock_scale: float = 1.0
+    """Real seconds per second of a time control: 1 but in tests and demonstrations."""
+    challenge_lifetime: float = 3600.0
+    """Seconds an open challenge waits in the lobby for its players."""
+    challenges_per_address: int = 5
+    """Open challenges one address may have at once."""
+    signups_per_hour: int | None = None
+    """New accounts one address may make in an hour (None: no limit; ``bordspel serve``: 5)."""
+    secret: str | None = None
+    """The key that signs session cookies (None: one made once and kept in the store)."""
+    password_cost: str = "RFC_9106_LOW_MEMORY"
+    """The ``argon2.profiles`` parameters of new password hashes (the tests use ``CHEAPEST``)."""
+    max_queued_jobs: int | None = None
+    """The computer's moves that may wait for a worker, in the whole store; a new game or a move
+    that would owe one more is refused with 503 (None: ``QUEUED_PER_WORKER`` for each of this
+    process's workers, or of ``job_workers``' default with none here)."""
+
+    def queue_bound(self) -> int:
+        """``max_queued_jobs``, or its default from the workers."""
+        workers = self.job_workers or DEFAULT_JOB_WORKERS
+        return self.max_queued_jobs if self.max_queued_jobs is not None else QUEUED_PER_WORKER * workers
 
 
 def game_id(request: Request) -> str:
@@ -96,8 +144,11 @@ def _version(data: dict[str, Any]) -> int:
     return value
 
 
-def _any_move(state: State, seed: int) -> str:
-    return str(state.random_move(random.Random(seed)).to_str())
+def _creators_seat(seats: list[str], you: int, account: str | None) -> list[str | None] | None:
+    """The seats' accounts of a new game: the creator's account in their seat, if they have one."""
+    if account is None or seats[you] != HUMAN:
+        return None
+    return [account if seat == you else None for seat in range(len(seats))]
 
 
 class Api:
@@ -106,48 +157,118 @@ class Api:
     def __init__(self, store: GameStore, settings: ApiSettings) -> None:
         self.store = store
         self.settings = settings
-        deadline = settings.ai_time + max(2.0, settings.ai_time / 2)
-        self.pool = AIPool(settings.ai_workers, deadline)
-        self.hints = AIPool(1, deadline, max_waiting=8)
+        limits = Limits(signups_per_hour=settings.signups_per_hour)
+        self.accounts = Accounts(
+            store, settings.secret or server_secret(store), limits, settings.password_cost
+        )
+        keep_results(store)
+        self.hints = AIPool(1, deadline_for(settings.ai_time), max_waiting=8)
         """Hints have a worker of their own: an owed move never waits behind them."""
-        self.turns = SharedTasks()
         self.analyses = SharedTasks()
         self.changes = Changes()
+        self.jobs = JobQueue(store, settings.job_lease)
+        self.runner = self._runner() if settings.job_workers else None
+        """The workers of this process, if it has any (the app starts and stops them)."""
         self.streams = StreamSlots(settings.streams_per_client, settings.streams_total)
+        self.lobby = Lobby(
+            store, settings.challenge_lifetime, settings.challenges_per_address, settings.games_per_minute
+        )
 
-    async def _view(self, stored: StoredGame, **extra: Any) -> JSONResponse:
+    async def account(self, request: Request) -> Account | None:
+        """The account of the request's session cookie, if it is signed by this server and open."""
+        session = self.accounts.session_of(request.cookies.get(COOKIE))
+        return None if session is None else await run_in_threadpool(self.accounts.account_of, session)
+
+    async def _account_id(self, request: Request) -> str | None:
+        account = await self.account(request)
+        return None if account is None else account.id
+
+    async def _seat(self, request: Request, key: str) -> int | None:
+        """The request's seat in game ``key``: by its token, else by its account."""
+        account = await self._account_id(request)
+        return await run_in_threadpool(self.store.seat_of, key, bearer_token(request), account)
+
+    def _runner(self) -> JobRunner:
+        settings = self.settings
+        workers, lease = settings.job_workers, settings.job_lease
+        return JobRunner(self.store, settings.ai_time, workers, lease=lease, landed=self.changes.notify)
+
+    async def _view(self, stored: StoredGame, status_code: int = 200, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
-        return JSONResponse({**view, "ai_time": self.settings.ai_time, **extra})
+        return JSONResponse({**view, "ai_time": self.settings.ai_time, **extra}, status_code=status_code)
 
     async def _change(
         self, request: Request, data: dict[str, Any], edit: Callable[[StoredGame, int | None], None]
     ) -> Response:
-        """Apply ``edit`` as the request's seat, at the version it saw; wake the live updates."""
+        """Apply ``edit`` as the request's seat (by token or account), at the version it saw; wake
+        the live updates."""
+        account = await self._account_id(request)
         stored = await run_in_threadpool(
-            self.store.change, game_id(request), _version(data), bearer_token(request), edit
+            self.store.change, game_id(request), _version(data), bearer_token(request), edit, account
         )
-        self.changes.notify(stored.id)
+        self._changed(stored)
         return await self._view(stored)
 
+    def _changed(self, stored: StoredGame) -> None:
+        """Wake the live updates, and this process's workers when a computer move is owed."""
+        self.changes.notify(stored.id)
+        if self.runner is not None and stored.owed_level() is not None:
+            self.runner.wake()
+
     async def create(self, request: Request) -> Response:
-        """``POST /api/games``: a new game with its seats and their tokens."""
+        """``POST /api/games``: a new game with its seats and their tokens; the creator's seat is
+        bound to their account when they are logged in."""
         data = await read_json(request)
         game = _field(data, "game", str)
         start = await run_in_threadpool(start_state, game, data.get("options", {}))
         seats = check_seats(game, data.get("seats"), start.num_players)
+        clock = self.time_control(data)
         creator, limit = request.client.host if request.client else "", self.settings.games_per_minute
-        stored, tokens = await run_in_threadpool(self.store.create, start, seats, creator, limit)
         you = seats.index(HUMAN) if HUMAN in seats else 0
+        accounts = _creators_seat(seats, you, await self._account_id(request))
+        create = functools.partial(self.store.create, accounts=accounts)
+        stored, tokens = await run_in_threadpool(create, start, seats, creator, limit, clock)
+        self._changed(stored)
         page = f"/games/{stored.id}"
         links = {"seats": [f"{page}#seat={token}" for token in tokens], "spectator": page}
         view = await run_in_threadpool(game_view, stored)
         extra = {"ai_time": self.settings.ai_time, "you": you, "tokens": tokens, "links": links}
         return JSONResponse({**view, **extra}, status_code=201)
 
+    def time_control(self, data: dict[str, Any]) -> TimeControl | None:
+        """The request's ``clock`` (None or absent: an untimed game)."""
+        given = data.get("clock")
+        return None if given is None else TimeControl.parse(given, self.settings.clock_scale)
+
+    async def keep_time(self) -> None:
+        """Settle the flags that fall, every ``flag_poll`` seconds, for as long as the server runs.
+
+        Every serve process runs this; the store's version check lets one settlement land."""
+        while True:
+            try:
+                await self.settle_flags()
+            except BordspelError as error:  # the store is busy: look again next time
+                LOG.warning("settling flags: %s", error)
+            except Exception:  # whatever failed, flags must go on falling: log it, look again
+                LOG.exception("settling flags failed")
+            await asyncio.sleep(self.settings.flag_poll)
+
+    async def settle_flags(self) -> int:
+        """Record every flag that has fallen by now; the number settled here."""
+        settled = 0
+        for key, version in await run_in_threadpool(self.store.due_flags, time.time()):
+            try:
+                await run_in_threadpool(self.store.change, key, version, None, actions.settle_flag)
+            except (Conflict, NotFound):
+                continue  # another process settled it, or a move landed in time
+            self.changes.notify(key)
+            settled += 1
+        return settled
+
     async def show(self, request: Request) -> Response:
         """``GET /api/games/{id}``: the game as the token's seat (or a spectator) sees it."""
         key = game_id(request)
-        seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
+        seat = await self._seat(request, key)
         stored = await run_in_threadpool(self.store.load, key)
         return await self._view(stored, you=seat)
 
@@ -170,33 +291,37 @@ class Api:
         return await self._change(request, data, actions.answer_takeback(_field(data, "accept", bool)))
 
     async def ai(self, request: Request) -> Response:
-        """``POST /api/games/{id}/ai``: the computer plays the seat to move."""
+        """``POST /api/games/{id}/ai``: the game once the computer's move owed at ``version`` is made.
+
+        A worker makes the move whether or not anyone asks (``web/jobs.py``); this waits for it
+        (503 past the deadline and a lease). A game that has moved on since ``version`` answers
+        as it is now.
+        """
         data = await read_json(request)
         key, version = game_id(request), _version(data)
-        seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
+        seat = await self._seat(request, key)
         if seat is None:
             raise Forbidden("only a player of this game may ask the computer to move")
         stored = await run_in_threadpool(self.store.load, key)
-        if stored.version != version or stored.is_over() or stored.seats[stored.state.to_move] == HUMAN:
+        if stored.version > version:
+            return await self._view(stored)
+        if stored.version != version or stored.owed_level() is None:
             raise Conflict("it is not the computer's turn in the position you saw")
-        played = await self.turns.run(
-            (key, version), lambda: self._computer_turn(stored), gone=request.is_disconnected
-        )
-        return await self._view(played)
+        await run_in_threadpool(self.store.owe, stored)  # a game stored before moves were jobs
+        self._changed(stored)
+        return await self._view(await self._moved_on(stored, request))
 
-    async def _computer_turn(self, stored: StoredGame) -> StoredGame:
-        """The computer in the seat to move chooses (in a worker process) and its move is stored."""
-        state, level = stored.state, stored.seats[stored.state.to_move]
-        spec = budgeted_spec(state.name, level, self.settings.ai_time)
-        try:
-            text = await self.pool.run(choose_move, state.name, state.to_str(), spec, stored.version)
-        except AITimeout:  # a search past its deadline was killed: any legal move keeps the game going
-            text = await run_in_threadpool(_any_move, state, stored.version)
-        played = await run_in_threadpool(
-            self.store.change, stored.id, stored.version, None, actions.ai_move(text)
-        )
-        self.changes.notify(stored.id)
-        return played
+    async def _moved_on(self, stored: StoredGame, request: Request) -> StoredGame:
+        """The game once its version is past ``stored``'s: woken by this process's workers, and
+        looking at the store for the others'."""
+        end = time.monotonic() + deadline_for(self.settings.ai_time) + self.settings.job_lease
+        while time.monotonic() < end and not await request.is_disconnected():
+            changed = self.changes.event(stored.id)
+            if await run_in_threadpool(self.store.version, stored.id) != stored.version:
+                return await run_in_threadpool(self.store.load, stored.id)
+            with suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), AI_POLL)
+        raise Busy("no worker has made the computer's move yet: try again in a moment")
 
     async def analysis(self, request: Request) -> Response:
         """``GET /api/games/{id}/analysis``: the best move in the current position, its score and line.
@@ -205,7 +330,7 @@ class Api:
         level and budget bound the work, and one analysis runs per game and version however many ask.
         """
         key = game_id(request)
-        seat = await run_in_threadpool(self.store.seat_of, key, bearer_token(request))
+        seat = await self._seat(request, key)
         stored = await run_in_threadpool(self.store.load, key)
         actions.check_hint(stored, seat)
         state = stored.state
@@ -228,6 +353,21 @@ class Api:
         game = str(request.path_params["game"])
         return JSONResponse(await run_in_threadpool(rules_view, game))
 
+    async def rematch(self, request: Request) -> Response:
+        """``POST /api/games/{id}/rematch``: the caller's seat in the rematch (one seat on, the
+        same options and clock, each seat's own options, e.g. gods, moved with their player)."""
+        key = game_id(request)
+        stored = await run_in_threadpool(self.store.load, key)
+        options = _turned(start_options(stored.game.states[0]))
+        start = await run_in_threadpool(start_state, stored.state.name, options)
+        address, limit = request.client.host if request.client else "", self.settings.games_per_minute
+        rematch = functools.partial(self.store.rematch, key, bearer_token(request), start, address, limit)
+        new, seat, token = await run_in_threadpool(rematch)
+        self.changes.notify(key)
+        self._changed(new)
+        link = f"/games/{new.id}#seat={token}"
+        return await self._view(new, you=seat, token=token, link=link, status_code=201)
+
     async def record(self, request: Request) -> Response:
         """``GET /api/games/{id}/record``: the game record as a download."""
         stored = await run_in_threadpool(self.store.load, game_id(request))
@@ -239,9 +379,15 @@ class Api:
         """``GET /api/games/{id}/events``: a stream of the game's versions (Server-Sent Events)."""
         key = game_id(request)
         await run_in_threadpool(self.store.version, key)  # NotFound before the stream starts
+        return self._stream(request, key, lambda: self.store.version(key))
 
+    async def lobby_events(self, request: Request) -> Response:
+        """``GET /api/lobby/events``: a stream of the lobby's versions (Server-Sent Events)."""
+        return self._stream(request, LOBBY, self.lobby.version)
+
+    def _stream(self, request: Request, key: str, read: Callable[[], int]) -> Response:
         async def version() -> int:
-            return await run_in_threadpool(self.store.version, key)
+            return await run_in_threadpool(read)
 
         settings, client = self.settings, request.client.host if request.client else ""
         self.streams.take(client)
@@ -250,3 +396,135 @@ class Api:
         return StreamingResponse(
             self.streams.held(client, stream), media_type="text/event-stream", headers=headers
         )
+
+    # -- the analysis board ----------------------------------------------------------------------
+    async def board(self, request: Request) -> Response:
+        """``GET /api/board?game=G[&position=P][&move=M]``: a position (the start without one), after
+        ``move`` if given, to look at and play on, with its legal moves; nothing is stored."""
+        game, position = _query(request, "game"), request.query_params.get("position")
+        move = request.query_params.get("move")
+        return JSONResponse(await run_in_threadpool(board_view, game, position, move))
+
+    async def board_analysis(self, request: Request) -> Response:
+        """``GET /api/board/analysis?game=G&position=P&lines=N``: the best ``N`` (1 to 5) moves of
+        the position, each with its score, line and, where a solver knows it, the exact result.
+        The hint worker does it within the server's budget; one analysis per position and count."""
+        game, position = _query(request, "game"), _query(request, "position")
+        text = _query(request, "lines", "3")
+        if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
+            raise BadRequest(f"'lines' is a number of lines from 1 to {MAX_LINES}")
+        lines = int(text)
+        view = await run_in_threadpool(board_view, game, position)  # checks the game and position
+        if view["outcome"] is not None:
+            raise Conflict("the game is over in this position: there is nothing to analyse")
+        spec = budgeted_spec(game, ANALYST, self.settings.ai_time)
+        found = await self.analyses.run(
+            (game, view["position"], lines),
+            lambda: self.hints.run(analyse_lines, game, view["position"], spec, lines),
+            gone=request.is_disconnected,
+        )
+        return JSONResponse({"game": game, "position": view["position"], "lines": found})
+
+    # -- the lobby -------------------------------------------------------------------------------
+    async def post_challenge(self, request: Request) -> Response:
+        """``POST /api/challenges``: an open challenge; 201 with its ``id`` and the creator's seat token."""
+        data = await read_json(request)
+        game = _field(data, "game", str)
+        options = data.get("options", {})
+        start = await run_in_threadpool(start_state, game, options)
+        control, rated = self.time_control(data), _rated(data)
+        seat = _seat_choice(data.get("seat", RANDOM), start.num_players)
+        address, account = request.client.host if request.client else "", await self._account_id(request)
+        post = functools.partial(self.lobby.post, account=account)
+        seated = await run_in_threadpool(post, start, options, control, rated, seat, address)
+        self.changes.notify(LOBBY)
+        return JSONResponse({"id": seated.challenge.id, **self._seated(seated)}, status_code=201)
+
+    async def challenge(self, request: Request) -> Response:
+        """``GET /api/challenges/{id}``: the challenge, its seats taken and, once full, its game's id."""
+        found = await run_in_threadpool(self.lobby.load, challenge_id(request))
+        return JSONResponse(found.view(time.time()))
+
+    async def accept(self, request: Request) -> Response:
+        """``POST /api/challenges/{id}/accept``: take a seat (``seat``, or the first free one);
+        201 with its token and, when it was the last seat, the game."""
+        data = await read_json(request)
+        key = challenge_id(request)
+        found = await run_in_threadpool(self.lobby.load, key)
+        wanted = None if data.get("seat") is None else int(_seat_choice(data["seat"], found.seats, False))
+        start = await run_in_threadpool(start_state, found.game, found.options)
+        address, account = request.client.host if request.client else "", await self._account_id(request)
+        take = functools.partial(self.lobby.take, account=account)
+        seated = await run_in_threadpool(take, key, start, wanted, bearer_token(request), address)
+        self.changes.notify(LOBBY)
+        return JSONResponse(self._seated(seated), status_code=201)
+
+    async def cancel(self, request: Request) -> Response:
+        """``DELETE /api/challenges/{id}``: its creator withdraws it."""
+        found = await run_in_threadpool(self.lobby.cancel, challenge_id(request), bearer_token(request))
+        self.changes.notify(LOBBY)
+        return JSONResponse(found.view(time.time()))
+
+    async def show_lobby(self, request: Request) -> Response:
+        """``GET /api/lobby``: the open ``challenges`` and the ``games`` in progress to watch."""
+        challenges, games = await run_in_threadpool(self.lobby.listing)
+        now = time.time()
+        return JSONResponse({"challenges": [found.view(now) for found in challenges], "games": games})
+
+    def _seated(self, seated: Seated) -> dict[str, Any]:
+        game = seated.game
+        link = None if game is None else f"/games/{game.id}#seat={seated.token}"
+        extra = {"ai_time": self.settings.ai_time, "you": seated.seat}
+        view = None if game is None else {**game_view(game), **extra}
+        return {
+            "challenge": seated.challenge.view(time.time()),
+            "you": seated.seat,
+            "token": seated.token,
+            "link": link,
+            "game": view,
+        }
+
+
+def _query(request: Request, name: str, default: str | None = None) -> str:
+    value = request.query_params.get(name, default)
+    if value is None:
+        raise BadRequest(f"give '{name}' in the address (?{name}=...)")
+    return value
+
+
+def _turned(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a rematch: a value chosen seat by seat (``a,b``) moves one seat on with its player."""
+
+    def turn(value: Any) -> Any:
+        if not isinstance(value, str) or "," not in value:
+            return value
+        parts = value.split(",")
+        return ",".join(parts[-1:] + parts[:-1])
+
+    return {key: turn(value) for key, value in options.items()}
+
+
+def challenge_id(request: Request) -> str:
+    """The challenge id of the path; NotFound for anything that cannot be one."""
+    value = str(request.path_params["id"])
+    if not GAME_ID.fullmatch(value):
+        raise NotFound("there is no such challenge")
+    return value
+
+
+def _rated(data: dict[str, Any]) -> bool:
+    """Whether the challenge is rated (between accounts: ``Lobby`` checks)."""
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise BadRequest("give 'rated' as true or false")
+    return rated
+
+
+def _seat_choice(value: object, seats: int, random_too: bool = True) -> int | str:
+    """A seat number from 0 (or ``random``) within the game's seats."""
+    if random_too and value == RANDOM:
+        return RANDOM
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        choices = f"a seat from 0 to {seats - 1}" + (" or 'random'" if random_too else "")
+        raise BadRequest(f"give 'seat' as {choices}")
+    return value

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from bordspel.ai import knowledge
+from bordspel.ai.registry import offered_levels
 from bordspel.core import BordspelError
+from bordspel.web.store import HUMAN
 
 __all__ = ["HUMAN", "BadSeat", "bearer_token", "budgeted_spec", "check_seats", "seat_choices"]
 
-HUMAN = "human"
 TOKEN_LIMIT = 100
 """Characters of a seat token the server reads (its own are 24)."""
 
@@ -24,8 +24,8 @@ class BadSeat(BordspelError):
 
 
 def seat_choices(game: str) -> list[str]:
-    """``human`` and the game's named levels."""
-    return [HUMAN, *knowledge(game).levels]
+    """``human`` and the game's named levels (``zero`` where a trained network is shipped)."""
+    return [HUMAN, *offered_levels(game)]
 
 
 def check_seats(game: str, seats: object, count: int) -> list[str]:
@@ -46,7 +46,7 @@ def budgeted_spec(game: str, level: str, budget: float) -> str:
 
     The solver (when the level has one) gets at most half the budget.
     """
-    name, _, rest = knowledge(game).levels[level].partition(":")
+    name, _, rest = offered_levels(game)[level].partition(":")
     options = dict(part.split("=", 1) for part in rest.split(",") if part)
     time = min(float(options.get("time", budget)), budget)
     solver = float(options.get("solver_time", time * float(options.get("solver_share", 0.5))))

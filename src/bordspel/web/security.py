@@ -110,7 +110,7 @@ class Guard:
         """Read the whole (small) body, refusing more than ``max_body`` bytes; replay it to the app."""
         limit = self.settings.max_body
         length = headers.get("content-length", "")
-        if length.isdigit() and (len(length) > 12 or int(length) > limit):
+        if length.isascii() and length.isdigit() and (len(length) > 12 or int(length) > limit):
             raise Refused(413, f"the request body is larger than {limit} bytes")
         chunks, size = [], 0
         while True:
@@ -145,7 +145,10 @@ def _port(host: str) -> int | None:
     rest = host[len(name) :]
     if not rest:
         return 80
-    return int(rest[1:]) if rest.startswith(":") and rest[1:].isdigit() and len(rest) < 8 else None
+    digits = rest[1:]
+    if not (rest.startswith(":") and digits.isascii() and digits.isdigit() and len(digits) < 7):
+        return None
+    return int(digits)
 
 
 def _is_own_name(name: str, server_host: str) -> bool:

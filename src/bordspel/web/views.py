@@ -15,15 +15,27 @@ from typing import Any, Protocol
 from bordspel import svg
 from bordspel.ai import LEVELS
 from bordspel.ai.registry import BASELINE
-from bordspel.core import Outcome, Part, State, available_games, game_class, game_part, game_spec
+from bordspel.core import (
+    BordspelError,
+    Outcome,
+    Part,
+    State,
+    available_games,
+    game_class,
+    game_part,
+    game_spec,
+)
 from bordspel.guide import guide_of
 from bordspel.web.actions import outcome
-from bordspel.web.seats import seat_choices
+from bordspel.web.ratings import computer_ratings
+from bordspel.web.seats import HUMAN, seat_choices
 from bordspel.web.store import NotFound, StoredGame
 
 __all__ = [
     "MOVE_PARTS_PART",
+    "BadPosition",
     "MoveParts",
+    "board_view",
     "game_view",
     "generic_move_parts",
     "meta",
@@ -31,9 +43,16 @@ __all__ = [
     "position_view",
     "record_text",
     "rules_view",
+    "start_options",
 ]
 
 SQUARE = re.compile(r"[a-z]+[0-9]+")
+MAX_REASON = 200
+"""Characters of a refusal's reason that quote what a client sent, at most."""
+
+
+class BadPosition(BordspelError):
+    """A position the analysis board cannot read."""
 
 
 class MoveParts(Protocol):
@@ -86,38 +105,84 @@ def _picture(stored: StoredGame, ply: int, interactive: bool) -> str:
 def game_view(stored: StoredGame) -> dict[str, Any]:
     """What every viewer of the game sees (no tokens)."""
     state: State = stored.game.state
-    spec = game_spec(state.name)
-    ended = outcome(stored)
     return {
+        **_board(state, outcome(stored), _picture(stored, stored.ply, interactive=True)),
         "id": stored.id,
-        "game": state.name,
         "seats": stored.seats,
         "version": stored.version,
         "ply": stored.ply,
+        "moves": [move.to_str() for move in stored.game.moves],
+        "options": start_options(state),
+        "takeback": stored.takeback,
+        "players": stored.players,
+        "rated": stored.rated,
+        "rematch": stored.rematch,
+        "clock": None if stored.clock is None else stored.clock.view(stored.loaded),
+    }
+
+
+def _board(state: State, ended: Outcome | None, picture: str) -> dict[str, Any]:
+    """A position as a page shows and plays it: its picture, legal moves with their clicks, the
+    words of each click, the seats' colours and the game's toolbar choices."""
+    guide, spec = guide_of(state.name), game_spec(state.name)
+    return {
+        "game": state.name,
         "to_move": state.to_move,
         "position": state.to_str(),
-        "moves": [move.to_str() for move in stored.game.moves],
         "legal": [] if ended else _legal(state),
         "title": _titles(state.name),
-        "rules": guide_of(state.name).rules is not None,
-        "prompts": guide_of(state.name).prompts(state),
-        "seat_colours": guide_of(state.name).seat_colours(state),
-        "seat_notes": guide_of(state.name).seat_notes(state),
-        "options": _start_options(state),
+        "rules": guide.rules is not None,
+        "prompts": guide.prompts(state),
+        "seat_colours": guide.seat_colours(state),
+        "seat_notes": guide.seat_notes(state),
         "choices": [
             {"key": key, "options": [list(option) for option in options]} for key, options in spec.choices
         ],
-        "takeback": stored.takeback,
         "outcome": None if ended is None else _outcome_view(ended),
-        "svg": _picture(stored, stored.ply, interactive=True),
+        "svg": picture,
     }
+
+
+def board_view(game: str, position: str | None, move: str | None = None) -> dict[str, Any]:
+    """The analysis board: ``position`` of ``game`` (None: its start) after ``move``, if given, to
+    look at and play on freely; no game is stored or changed. NotFound for an unknown game."""
+    if game not in available_games():
+        raise NotFound("there is no such game")
+    cls = game_class(game)
+    state: State = cls.initial() if position is None else _within_limits(_read(cls, position))
+    last = None
+    if move is not None:
+        last = state.parse_move(move)
+        state = state.apply(last)
+    picture = svg.render(state, size=520, interactive=True, last_move=last, caption=False, piece_letters=True)
+    return {**_board(state, state.outcome(), picture), "seats": [HUMAN] * state.num_players}
+
+
+def _read(cls: type[State], position: str) -> State:
+    """The position, or a refusal that quotes at most the start of what was sent."""
+    try:
+        return cls.from_str(position)
+    except BordspelError as error:
+        reason = str(error)
+        raise BadPosition(reason if len(reason) <= MAX_REASON else f"{reason[:MAX_REASON]}…") from None
+
+
+def _within_limits(state: State) -> State:
+    """The position, when its numbers and flags (a board's size, the players) are within the game's
+    limits for a new game: a board bigger than the game allows would cost unbounded work."""
+    limits = type(state).option_limits
+    for name, value in state.options().items():
+        if name in limits and isinstance(value, (bool, int)):
+            limits[name].check(name, value)
+    return state
 
 
 def position_view(stored: StoredGame, ply: int) -> dict[str, Any]:
     """The position after ``ply`` moves, for replaying the game; NotFound past its end."""
     if not 0 <= ply <= stored.ply:
         raise NotFound(f"the game has {stored.ply} moves: there is no position after {ply}")
-    return {"ply": ply, "svg": _picture(stored, ply, interactive=False)}
+    position = stored.game.states[ply].to_str()
+    return {"ply": ply, "position": position, "svg": _picture(stored, ply, interactive=False)}
 
 
 def rules_view(game: str) -> dict[str, Any]:
@@ -147,21 +212,28 @@ def _outcome_view(ended: Outcome) -> dict[str, Any]:
 
 
 def record_text(stored: StoredGame) -> str:
-    """The game record with who sat where and any resignation; readable by ``Game.from_record``."""
+    """The game record with who sat where, its time control and any resignation or flag fall;
+    readable by ``Game.from_record``."""
     tags = {f"Seat{i + 1}": spec for i, spec in enumerate(stored.seats)}
-    if stored.resigned is not None:
-        ended = outcome(stored)
-        assert ended is not None
+    if stored.clock is not None:
+        tags["TimeControl"] = stored.clock.control.label()
+    loser = stored.resigned if stored.resigned is not None else stored.flag_down()
+    ended = outcome(stored)
+    if loser is not None and ended is not None:
         tags.update(
-            Termination="resignation",
-            Resigned=str(stored.resigned + 1),
+            Termination=ended.termination,
+            **(
+                {"Resigned": str(loser + 1)}
+                if ended.termination == "resignation"
+                else {"Flagged": str(loser + 1)}
+            ),
             Winners=" ".join(str(seat + 1) for seat in sorted(ended.winners)),
         )
     stored.game.tags.update(tags)
     return stored.game.to_record()
 
 
-def _start_options(state: State) -> dict[str, Any]:
+def start_options(state: State) -> dict[str, Any]:
     """The game's options that a start page offers (a rematch starts with them)."""
     limits = {key: limit.describe() for key, limit in type(state).option_limits.items()}
     return {
@@ -178,7 +250,7 @@ def _offered(default: object, limit: dict[str, Any]) -> bool:
 def meta() -> dict[str, Any]:
     """The games, the options a start page can offer with their limits, and the seats' choices:
     the ``levels`` to offer players and the frozen ``baselines`` (``hard-v1``), kept for research
-    (a seat may still be one)."""
+    (a seat may still be one), and the levels' fixed ``level_ratings`` (``bordspel.web.ratings``)."""
     games = {}
     for name in available_games():
         levels = seat_choices(name)[1:]
@@ -196,5 +268,6 @@ def meta() -> dict[str, Any]:
             "seats": cls.initial().num_players,
             "levels": [level for level in levels if not level.endswith(BASELINE)],
             "baselines": [level for level in levels if level.endswith(BASELINE)],
+            "level_ratings": computer_ratings(name),
         }
     return {"games": games, "levels": list(LEVELS)}

@@ -76,8 +76,15 @@ class HermitEndgame(SolverEndgame):
     tables are not pickled.
     """
 
-    def __init__(self, time_limit: float | None, nodes: int | None = None, region_cache: bool = True) -> None:
+    def __init__(
+        self,
+        time_limit: float | None,
+        nodes: int | None = None,
+        region_cache: bool = True,
+        table_bits: int = 18,
+    ) -> None:
         self.time_limit, self.nodes, self.region_cache = time_limit, nodes, region_cache
+        self.table_bits = table_bits
         self.solvers: dict[int, ProofSolver] = {}
 
     def __getstate__(self) -> dict[str, Any]:
@@ -201,6 +208,21 @@ def pruning_solver(time_limit: float | None) -> Endgame:
     return PruningEndgame(time_limit, _unclocked_nodes(time_limit))
 
 
+class Judge:
+    """Whether the player to move wins, by the compiled win/loss search with a table of
+    4 x 2^20 results (64 MB), one a board size: for judging many positions (``bordspel.zero.judge``),
+    where a player's small table thrashes."""
+
+    def __init__(self) -> None:
+        self.solvers: dict[int, ProofSolver] = {}
+
+    def __call__(self, state: State) -> bool:
+        assert isinstance(state, HermitState)
+        if state.n not in self.solvers:
+            self.solvers[state.n] = ProofSolver(state.n, table_bits=20)
+        return self.solvers[state.n].state_wins(state)
+
+
 def _unclocked_nodes(time_limit: float | None) -> int | None:
     """The node bound of a solver: :data:`SOLVER_NODES` when it has no clock, else none."""
     return SOLVER_NODES if time_limit is None else None
@@ -256,6 +278,7 @@ KNOWLEDGE = Knowledge(
     },
     solver=solver,
     solvers={"prune": pruning_solver, "v1": baseline_solver},
+    wins=Judge(),
     players={"mirror": MirrorPlayer},
     playout=playout if _NATIVE is not None else None,
     evaluations={"regions": RegionEvaluation(evaluate)},

@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory", type=float, default=256, metavar="MB", help="the result table per worker (MB)"
     )
     parser.add_argument(
+        "--disk",
+        metavar="DIR",
+        help="keep settled positions in a table on disk at DIR, shared by the workers and read "
+        "back by later runs and by --proof (needs the solve extra)",
+    )
+    parser.add_argument(
         "--proof",
         metavar="MOVE:FILE",
         help="instead of solving: write the proof of who wins after MOVE (like Rc3U) to FILE",
@@ -55,8 +61,9 @@ def solve(args: argparse.Namespace) -> None:
         size = int(args.target)
     except ValueError:
         raise BordspelError(f"solve hermit takes a board size, like 4, not {args.target!r}") from None
+    disk = Path(args.disk) if args.disk else None
     if args.proof:
-        write(size, args.proof, args.memory)
+        write(size, args.proof, args.memory, disk)
         return
 
     line = ProgressLine()
@@ -80,6 +87,7 @@ def solve(args: argparse.Namespace) -> None:
         bits=bits,
         proof_numbers=proof_numbers,
         log_every=args.log_every,
+        disk=disk,
     )
     line.close()
     winner = "the first player" if report.first_player_wins else "the second player"
@@ -90,7 +98,7 @@ def solve(args: argparse.Namespace) -> None:
     print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
 
 
-def write(size: int, proof: str, memory: float) -> None:
+def write(size: int, proof: str, memory: float, disk: Path | None) -> None:
     """``--proof MOVE:FILE``: the proof after one first move, written for ``bordspel verify``."""
     from bordspel.games.hermit.solve import table_bits, write_proof
 
@@ -98,7 +106,7 @@ def write(size: int, proof: str, memory: float) -> None:
     if not colon or not path:
         raise BordspelError(f"--proof takes MOVE:FILE, like Rc3U:proof.jsonl, not {proof!r}")
     print(f"searching the proof after {move} on {size}x{size} ...", file=sys.stderr)
-    wins = write_proof(size, move, Path(path), bits=table_bits(memory))
+    wins = write_proof(size, move, Path(path), bits=table_bits(memory), disk=disk)
     print(f"{move} {'wins' if wins else 'loses'} on {size}x{size}: proof written to {path}")
 
 

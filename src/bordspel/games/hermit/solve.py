@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bordspel.games.hermit.disk import DiskTable
 from bordspel.games.hermit.engine import HermitMove, HermitState
 from bordspel.games.hermit.grundy import GrundySolver
 from bordspel.games.hermit.proof import ProofSolver
@@ -47,6 +48,9 @@ class FirstMove:
     """Proof-number search (df-pn) rather than the depth-first search."""
     log_every: float = 0.0
     """Seconds between progress lines on standard error (0: none): positions, rate, table fill."""
+    disk: str = ""
+    """The directory of the disk table of settled positions shared by the workers (``DiskTable``;
+    empty: none)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ Progress = Callable[[int, int, int, float], None]
 
 _SOLVERS: dict[tuple[int, int, bool], ProofSolver] = {}
 """One solver per board size and table in each process, so its table serves every task."""
+_DISKS: dict[str, DiskTable] = {}
+"""The disk tables this process opened (LMDB opens an environment once per process)."""
 
 
 def table_bits(megabytes: float, proof_numbers: bool = True) -> int:
@@ -112,7 +118,17 @@ def _solver(task: FirstMove) -> ProofSolver:
     key = (task.n, task.table_bits, task.proof_numbers)
     if key not in _SOLVERS:
         _SOLVERS[key] = ProofSolver(task.n, table_bits=task.table_bits, proof_numbers=task.proof_numbers)
-    return _SOLVERS[key]
+    solver = _SOLVERS[key]
+    if solver.core is not None:
+        solver.core.disk = _disk(task.disk) if task.disk else None
+    return solver
+
+
+def _disk(path: str) -> DiskTable:
+    """This process's handle on the disk table at ``path`` (opened on first use)."""
+    if path not in _DISKS:
+        _DISKS[path] = DiskTable(path)
+    return _DISKS[path]
 
 
 def settle(task: FirstMove, on_progress: Callable[[int], None] | None = None) -> Settled:
@@ -128,7 +144,11 @@ def settle(task: FirstMove, on_progress: Callable[[int], None] | None = None) ->
 
     solver.on_progress = progress if on_progress is not None or task.log_every > 0 else None
     start = HermitState.initial(size=task.n)
-    wins = not solver.state_wins(start.apply(start.parse_move(task.move)))
+    try:
+        wins = not solver.state_wins(start.apply(start.parse_move(task.move)))
+    finally:
+        if task.disk:
+            _disk(task.disk).flush()
     return Settled(task.n, task.move, wins, solver.total_examined() - before, time.perf_counter() - started)
 
 
@@ -149,12 +169,19 @@ class _ProgressLog:
         self.last = now
         seconds = now - self.started
         examined = self.solver.total_examined() - self.before
-        print(
-            f"{time.strftime('%H:%M:%S')} {self.task.n}x{self.task.n} {self.task.move}: "
+        _log(
+            f"{self.task.n}x{self.task.n} {self.task.move}: "
             f"positions {examined:,}, {examined / max(seconds, 1e-9):,.0f}/s, "
-            f"table {self.solver.table_fill():.1%} full, {seconds:.0f} s",
-            file=sys.stderr,
-            flush=True,
+            f"table {self.solver.table_fill():.1%} full{self._disk_figures()}, {seconds:.0f} s"
+        )
+
+    def _disk_figures(self) -> str:
+        if not self.task.disk:
+            return ""
+        disk, core = _disk(self.task.disk), self.solver.core
+        return (
+            f", disk {len(disk):,} settled ({disk.disk_bytes() / 2**20:,.0f} MB), "
+            f"{int(core.disk_hits):,} read back"
         )
 
 
@@ -188,12 +215,14 @@ def solve_empty(
     bits: int = 18,
     proof_numbers: bool = True,
     log_every: float = 0.0,
+    disk: Path | None = None,
 ) -> SolveReport:
     """Solve the empty n x n board: who wins, and every winning first move (or the first found).
 
     ``run`` maps ``settle`` over tasks (a backend's ``run``); without it, the classes are settled
     here one by one with live progress. ``results`` is the file to resume from and append to;
-    ``proof_numbers`` and ``log_every`` go to each ``FirstMove``.
+    ``proof_numbers``, ``log_every`` and ``disk`` (the disk table's directory) go to each
+    ``FirstMove``; with ``log_every``, each settled class is also logged.
     """
     started = time.perf_counter()
     classes = first_move_classes(n)
@@ -211,10 +240,12 @@ def solve_empty(
         return any(s.wins for s in settled.values())
 
     tasks = [
-        FirstMove(n, moves[0].to_str(), bits, proof_numbers, log_every)
+        FirstMove(n, moves[0].to_str(), bits, proof_numbers, log_every, str(disk or ""))
         for moves in classes
         if moves[0].to_str() not in settled
     ]
+    if log_every > 0:
+        _log(f"{n}x{n}: {len(classes)} classes of first moves, {len(classes) - len(tasks)} settled before")
     results_file = None if results is None else results.open("a")
     try:
         for result in _settle_all(tasks, run, report, lambda: first_only and won()):
@@ -222,6 +253,8 @@ def solve_empty(
             if results_file is not None:
                 results_file.write(result.to_json() + "\n")
                 results_file.flush()
+            if log_every > 0:
+                _log_settled(result, len(settled), len(classes))
             report()
     finally:
         if results_file is not None:
@@ -234,6 +267,20 @@ def solve_empty(
     done = sum(len(by_move[move]) for move in settled if move in by_move)
     examined = sum(s.examined for s in settled.values())
     return SolveReport(n, bool(winning), grundy, winning, done, examined, time.perf_counter() - started)
+
+
+def _log_settled(result: Settled, done: int, classes: int) -> None:
+    """A line on standard error about a class of first moves just settled."""
+    outcome = "wins" if result.wins else "loses"
+    _log(
+        f"{result.n}x{result.n} {result.move} settled: the first player {outcome}; "
+        f"positions {result.examined:,}, {result.seconds:.0f} s; classes settled {done}/{classes}"
+    )
+
+
+def _log(line: str) -> None:
+    """A line of the progress log (standard error), with the time of day."""
+    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
 
 def _settle_all(
@@ -265,11 +312,16 @@ def _distance_to_centre(move: HermitMove, n: int) -> float:
     return abs(row - (n - 1) / 2) + abs(col - (n - 1) / 2)
 
 
-def write_proof(n: int, first_move: str, path: Path, brute_force: int = 10, bits: int = 20) -> bool:
+def write_proof(
+    n: int, first_move: str, path: Path, brute_force: int = 10, bits: int = 20, disk: Path | None = None
+) -> bool:
     """Write the proof of who wins after ``first_move`` on the empty n x n board (for
     ``bordspel.games.hermit.verify``): the winner's reply, found by the solver, in every position
-    the loser's moves lead to, down to ``brute_force`` live squares. Whether the first move wins."""
+    the loser's moves lead to, down to ``brute_force`` live squares. Whether the first move wins.
+    With ``disk`` (a solving run's disk table), the positions it settled are read, not searched."""
     solver = ProofSolver(n, table_bits=bits, proof_numbers=True)
+    if disk is not None and solver.core is not None:
+        solver.core.disk = _disk(str(disk))
     start = HermitState.initial(size=n)
     after = start.apply(start.parse_move(first_move))
     second_wins = solver.state_wins(after)

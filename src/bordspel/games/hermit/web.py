@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.core import square_name
-from bordspel.games.hermit.engine import HermitMove
+from bordspel.games.hermit.engine import HermitMove, HermitState
 
-__all__ = ["move_parts"]
+__all__ = ["COMPUTER_RATINGS", "move_parts", "rating_pool"]
+
+SIZE_BANDS = ((5, "small"), (8, "medium"))
+"""Boards up to 5x5 are small, up to 8x8 medium, larger ones large: one rating pool each."""
+
+COMPUTER_RATINGS = {"easy": 1110, "medium": 1110, "hard": 2090, "perfect": 2090}
+"""The levels' fixed ratings, from the ladder on 7x7 (``docs/web.md``, Ratings)."""
 
 
 def move_parts(move: HermitMove) -> dict[str, Any]:
@@ -17,3 +23,9 @@ def move_parts(move: HermitMove) -> dict[str, Any]:
         "paths": [[f"square:{square}"]],
         "choices": {"colour": move.colour, "placement": move.placement},
     }
+
+
+def rating_pool(state: HermitState) -> str:
+    """``hermit-small`` (up to 5x5), ``hermit-medium`` (up to 8x8) or ``hermit-large``."""
+    band = next((name for largest, name in SIZE_BANDS if state.n <= largest), "large")
+    return f"hermit-{band}"

@@ -10,7 +10,10 @@ from bordspel.games.santorini import generator
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.turns import Action, GodTurn, square_text
 
-__all__ = ["DOME", "move_parts", "other_orders"]
+__all__ = ["COMPUTER_RATINGS", "DOME", "move_parts", "other_orders", "rating_pool"]
+
+COMPUTER_RATINGS = {"easy": 990, "medium": 1500, "hard": 1780, "perfect": 2020}
+"""The levels' fixed ratings, from the two-player ladder without gods (``docs/web.md``, Ratings)."""
 
 DOME = "button:dome"
 """The click, after its square, that makes a build a dome at any level (Atlas, Selene)."""
@@ -53,3 +56,9 @@ def other_orders(state: SantoriniState, move: Placement | Turn | GodTurn) -> lis
     if not isinstance(move, GodTurn):
         return []
     return [_path(actions) for actions in generator.orders(state).get(move, ())]
+
+
+def rating_pool(state: SantoriniState) -> str:
+    """``santorini-2p``, ``-3p`` or ``-4p``, with ``-gods`` when any seat has a god."""
+    gods = state.powers is not None and any(state.powers.gods)
+    return f"santorini-{state.players}p{'-gods' if gods else ''}"

@@ -22,7 +22,7 @@ const bordspel = (() => {
       rematch: "Rematch", your_games: "Your games", your_games_text: "The games started or joined in this browser, with their links.",
       open_game: "Open", show_links: "Invitation links", seat_n: "seat {n}",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
-      player: "Player {n}", you: "You", your_move: "Your turn", your_turn: "Your turn: {prompt}",
+      player: "Player {n}", you: "You", level_rating: "{level}, rating {rating}", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
       won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
       resignation: "resignation", and: " and ", watching: "You are watching this game.",
@@ -45,6 +45,18 @@ const bordspel = (() => {
       changed: "The game changed meanwhile; the board shows the current position.",
       replay_status: "Replaying move {ply} of {plies}", replay_status_start: "Replaying the start position ({plies} moves)",
       back_to_game: "Back to the game", tap_again: "tap the square again to play there, or tap another square",
+      time: "time ran out", days_left: "{n} d", join_rematch: "Play the rematch",
+      analysis: "analysis board", analyse: "Analyse", engine: "Engine", position_editor: "Position",
+      position_text: "Position (as text; edit it to set one up)", set_up: "Set up", start_position: "Start position",
+      analysis_note: "Moves played here change no game.", take_back: "Take back",
+      exact_win: "{name} can force a win.", exact_loss: "{name} loses against best play.", exact_draw: "A draw with best play.",
+      score_for: "{score} for {name} (looking {depth} moves ahead)",
+      lobby: "Lobby", open_challenges: "Open challenges", open_challenges_text: "Accept one to play at once, or post your own below.",
+      post_challenge: "Post a challenge", time_control: "Time control", your_seat: "Your seat", rated_game: "Rated", casual: "Casual",
+      post: "Post", games_in_progress: "Games in progress", no_challenges: "No open challenges: post one.",
+      no_games: "No games in progress.", no_clock: "no clock", days: "{n} days per move", minutes: "{m} min + {s} s",
+      accept_challenge: "Accept", take_seat: "Take a seat", cancel: "Cancel", watch: "Watch", waiting_players: "waiting for players…",
+      seats_taken: "{taken} of {seats} seats taken", yours: "your challenge", you_sit: "you sit here",
     },
     nl: {
       tagline: "bordspellen om te spelen en te leren", new_game: "Nieuw spel", game: "Spel", options: "Opties",
@@ -58,7 +70,7 @@ const bordspel = (() => {
       rematch: "Revanche", your_games: "Je spellen", your_games_text: "De spellen die in deze browser begonnen of geopend zijn, met hun links.",
       open_game: "Openen", show_links: "Uitnodigingslinks", seat_n: "plaats {n}",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
-      player: "Speler {n}", you: "Jij", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
+      player: "Speler {n}", you: "Jij", level_rating: "{level}, rating {rating}", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
       won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
       resignation: "opgegeven", and: " en ", watching: "Je kijkt naar dit spel.",
@@ -81,6 +93,18 @@ const bordspel = (() => {
       changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
       replay_status: "Terugkijken: zet {ply} van {plies}", replay_status_start: "Terugkijken: de beginstelling ({plies} zetten)",
       back_to_game: "Terug naar het spel", tap_again: "tik nog eens op het veld om daar te spelen, of tik op een ander veld",
+      time: "tijd om", days_left: "{n} d", join_rematch: "Speel de revanche",
+      analysis: "analysebord", analyse: "Analyseren", engine: "Engine", position_editor: "Stelling",
+      position_text: "Stelling (als tekst; pas hem aan om er een op te zetten)", set_up: "Opzetten", start_position: "Beginstelling",
+      analysis_note: "Zetten die je hier speelt veranderen geen spel.", take_back: "Terugnemen",
+      exact_win: "{name} kan de winst afdwingen.", exact_loss: "{name} verliest tegen het beste spel.", exact_draw: "Remise met het beste spel.",
+      score_for: "{score} voor {name} ({depth} zetten vooruitkijkend)",
+      lobby: "Lobby", open_challenges: "Open uitdagingen", open_challenges_text: "Neem er een aan om meteen te spelen, of plaats hieronder je eigen.",
+      post_challenge: "Plaats een uitdaging", time_control: "Bedenktijd", your_seat: "Jouw plaats", rated_game: "Met rating", casual: "Vriendschappelijk",
+      post: "Plaatsen", games_in_progress: "Lopende spellen", no_challenges: "Geen open uitdagingen: plaats er een.",
+      no_games: "Geen lopende spellen.", no_clock: "geen klok", days: "{n} dagen per zet", minutes: "{m} min + {s} s",
+      accept_challenge: "Aannemen", take_seat: "Neem plaats", cancel: "Annuleren", watch: "Kijken", waiting_players: "wachten op spelers…",
+      seats_taken: "{taken} van {seats} plaatsen bezet", yours: "jouw uitdaging", you_sit: "jij zit hier",
     },
   };
   const STORED_LANGUAGE = "bordspel.language";
@@ -165,11 +189,7 @@ const bordspel = (() => {
     const meta = await api("GET", "/api/meta");
     const names = Object.keys(meta.games);
     const labels = () => {
-      $("#game-choice").replaceChildren(...names.map((name) => {
-        const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
-        input.addEventListener("change", () => showOptions(meta, name));
-        return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
-      }));
+      $("#game-choice").replaceChildren(...gameChoices(meta));
       $("#rules-links").replaceChildren(...names.filter((name) => meta.games[name].rules).flatMap((name, i) => [
         ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
     };
@@ -193,11 +213,7 @@ const bordspel = (() => {
     $("#new-game").addEventListener("submit", async (event) => {
       event.preventDefault();
       const game = document.querySelector("input[name=game]:checked").value;
-      const options = {};
-      for (const input of document.querySelectorAll("#options input")) {
-        options[input.name] = input.type === "checkbox" ? input.checked : Number(input.value);
-      }
-      Object.assign(options, seatOptions(meta, game));
+      const options = chosenOptions(meta, game);
       const seats = [...document.querySelectorAll("#seats select.seat")].map((s) => s.value);
       try {
         const created = await api("POST", "/api/games", { game, options, seats });
@@ -212,18 +228,44 @@ const bordspel = (() => {
     });
   }
 
+  // The game to choose (a radio button per game) on the start page and the lobby's form.
+  const gameChoices = (meta) => Object.keys(meta.games).map((name) => {
+    const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
+    input.addEventListener("change", () => showOptions(meta, name));
+    return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
+  });
+
+  // The options chosen in the form: numbers, flags and each seat's choices (gods).
+  function chosenOptions(meta, game) {
+    const options = {};
+    for (const input of document.querySelectorAll("#options input")) {
+      options[input.name] = input.type === "checkbox" ? input.checked : Number(input.value);
+    }
+    return Object.assign(options, seatOptions(meta, game));
+  }
+
   // -- your games: every game started or joined here, kept in this browser with its links --------
   const STORED_GAMES = "bordspel.games";
   const KEPT_GAMES = 30;
 
-  function storedGames() {
+  function readList(key) {
     try {
-      const games = JSON.parse(localStorage.getItem(STORED_GAMES) || "[]");
-      return Array.isArray(games) ? games : [];
+      const list = JSON.parse(localStorage.getItem(key) || "[]");
+      return Array.isArray(list) ? list : [];
     } catch {
       return [];
     }
   }
+
+  function writeList(key, list) {
+    try {
+      localStorage.setItem(key, JSON.stringify(list.slice(0, KEPT_GAMES)));
+    } catch {
+      // storage full or refused: the game still works from its link
+    }
+  }
+
+  const storedGames = () => readList(STORED_GAMES);
 
   // Keep (or refresh) a game: its id, name, when it was first kept, your seat's link and, for the
   // one who started it, the other seats' and the spectators' links.
@@ -231,12 +273,7 @@ const bordspel = (() => {
     const games = storedGames();
     const old = games.find((kept) => kept.id === game.id);
     const kept = { ...old, ...game, since: (old && old.since) || Date.now() };
-    const others = games.filter((other) => other.id !== game.id);
-    try {
-      localStorage.setItem(STORED_GAMES, JSON.stringify([kept, ...others].slice(0, KEPT_GAMES)));
-    } catch {
-      // storage full or refused: the game still works from its link
-    }
+    writeList(STORED_GAMES, [kept, ...games.filter((other) => other.id !== game.id)]);
   }
 
   function showStoredGames(meta) {
@@ -305,20 +342,28 @@ const bordspel = (() => {
     return (notes[language] || notes.en || {})[value] || "";
   }
 
+  // Each seat's player (a person or a level of the computer) and its own options (a god); in the
+  // lobby every seat is a person's, and "Your seat" offers as many seats as the options make.
   function showSeats(meta, name) {
     const players = document.querySelector("#options input[name=players]");
     const count = players ? Math.min(4, Math.max(2, Number(players.value) || 2)) : meta.games[name].seats;
+    const lobby = document.body.dataset.page === "lobby";
     const box = $("#seats");
     const previous = Object.fromEntries([...box.querySelectorAll("select")].map((s) => [s.id, s.value]));
     box.replaceChildren();
+    if (lobby) yourSeat(count);
+    box.closest("fieldset").hidden = lobby && !perSeat(meta, name).length;
     for (let seat = 0; seat < count; seat++) {
       const select = element("select", { name: `seat-${seat}`, id: `seat-${seat}`, class: "seat" });
       for (const value of ["human", ...meta.games[name].levels]) {
-        const text = value === "human" ? t("person") : t("computer", { level: t(value) });
+        const rating = meta.games[name].level_ratings[value];
+        const level = rating ? t("level_rating", { level: t(value), rating }) : t(value);
+        const text = value === "human" ? t("person") : t("computer", { level });
         select.append(element("option", { value, text }));
       }
       select.value = previous[select.id] || (seat === 0 ? "human" : "medium");
-      const column = element("div", { class: "seat-choices" }, element("label", { for: select.id }, t("player", { n: seat + 1 }), select));
+      const who = lobby ? element("strong", { text: t("player", { n: seat + 1 }) }) : element("label", { for: select.id }, t("player", { n: seat + 1 }), select);
+      const column = element("div", { class: "seat-choices" }, who);
       for (const [option, limit] of perSeat(meta, name)) {
         const choice = element("select", { name: option, id: `seat-${seat}-${option}`, "data-option": option });
         for (const value of limit.seat_choices) {
@@ -361,8 +406,9 @@ const bordspel = (() => {
     const token = new URLSearchParams(location.hash.slice(1)).get("seat");
     const page = {
       id, token, view: null, clicks: [], mode: {}, asking: -1, busy: false,
-      replay: null, thinking: null, timer: null, hint: null, error: null, touch: false, tapped: null,
+      replay: null, thinking: null, timer: null, hint: null, error: null, touch: false, tapped: null, seen: 0,
     };
+    setInterval(() => tickClocks(page), 200);
     $("#download").href = `/api/games/${id}/record`;
     $("#undo").addEventListener("click", () => send(page, "undo", {}));
     $("#resign").addEventListener("click", () => resign(page));
@@ -370,12 +416,7 @@ const bordspel = (() => {
     $("#rematch").addEventListener("click", () => rematch(page));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
-    $("#board").addEventListener("pointerdown", (event) => {
-      page.touch = touching(event);
-    });
-    $("#board").addEventListener("click", (event) => click(page, event));
-    $("#board").addEventListener("pointerover", (event) => touching(event) || preview(page, event.target));
-    $("#board").addEventListener("pointerleave", (event) => touching(event) || preview(page, null));
+    boardEvents(page);
     $("#first").addEventListener("click", () => replayTo(page, 0));
     $("#previous").addEventListener("click", () => replayTo(page, replayPly(page) - 1));
     $("#next").addEventListener("click", () => replayTo(page, replayPly(page) + 1));
@@ -386,10 +427,20 @@ const bordspel = (() => {
       if (item) replayTo(page, Number(item.dataset.ply));
     });
     document.addEventListener("keydown", (event) => keyboard(page, event));
-    addEventListener("resize", fitBoard);
     onLanguage.push(() => page.view && showParts(page));
     refresh(page);
     listen(page);
+  }
+
+  // Clicks on the board (and, with a mouse, the preview of where a click would go).
+  function boardEvents(page) {
+    $("#board").addEventListener("pointerdown", (event) => {
+      page.touch = touching(event);
+    });
+    $("#board").addEventListener("click", (event) => click(page, event));
+    $("#board").addEventListener("pointerover", (event) => touching(event) || preview(page, event.target));
+    $("#board").addEventListener("pointerleave", (event) => touching(event) || preview(page, null));
+    addEventListener("resize", fitBoard);
   }
 
   // Live updates: the server sends the game's version when it changes; polling only while the
@@ -448,24 +499,19 @@ const bordspel = (() => {
     $("#message").textContent = !error ? "" : error.key ? t(error.key) : error.text;
   }
 
-  // A new game with the same options, each player (with their god) one seat on: with two, the
-  // seats swapped. Against the computer it opens at once; other people get new links to send.
+  // The rematch: the same options and clock, each player (with their god) one seat on: with two,
+  // the seats swapped. The first to ask starts it; each other person takes their seat in it from
+  // their own page (which then offers "Play the rematch"), so no links need sending.
   async function rematch(page) {
-    const view = page.view;
-    const meta = await api("GET", "/api/meta");
-    const limits = meta.games[view.game].limits;
-    const turn = (list) => [list[list.length - 1], ...list.slice(0, -1)];
-    const options = { ...view.options };
-    for (const [option, value] of Object.entries(options)) {
-      if (limits[option] && limits[option].per_seat && value.includes(",")) options[option] = turn(value.split(",")).join(",");
+    const kept = storedGames().find((game) => game.id === page.view.rematch);
+    if (kept) {
+      location.href = kept.link;
+      return;
     }
     try {
-      const created = await api("POST", "/api/games", { game: view.game, options, seats: turn(view.seats) });
-      const you = (view.you + 1) % view.seats.length;
-      const others = created.seats.some((spec, seat) => spec === "human" && seat !== you);
-      const link = created.links.seats[you];
-      remember({ id: created.id, game: view.game, you, link, seats: created.seats, links: others ? created.links : null });
-      location.href = others ? `/?invite=${encodeURIComponent(created.id)}` : link;
+      const created = await api("POST", `/api/games/${page.id}/rematch`, {}, page.token);
+      remember({ id: created.id, game: created.game, you: created.you, link: created.link });
+      location.href = created.link;
     } catch (error) {
       showError(page, error);
     }
@@ -483,12 +529,14 @@ const bordspel = (() => {
   function seatName(view, seat) {
     const spec = view.seats[seat];
     if (seat === view.you && spec === "human") return t("you");
+    if (view.players && view.players[seat]) return view.players[seat];
     return spec === "human" ? t("player", { n: seat + 1 }) : t("computer", { level: t(spec) });
   }
 
   function show(page, view) {
     const previous = page.view;
     page.view = view;
+    page.seen = performance.now();
     page.clicks = [];
     page.tapped = null;
     if (previous && previous.version !== view.version) page.error = null;
@@ -609,13 +657,56 @@ const bordspel = (() => {
     return swatch;
   }
 
+  // -- clocks: the server's seconds left, counted down here from when the page received them ----
+  function clockText(seconds) {
+    if (seconds >= 86400) return t("days_left", { n: Math.floor(seconds / 86400) });
+    const whole = Math.ceil(seconds - 1e-9);
+    const [h, m, s] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
+    const clock = `${h ? `${h}:${String(m).padStart(2, "0")}` : m}:${String(s).padStart(2, "0")}`;
+    return seconds < 10 && seconds > 0 ? `${clock}.${Math.floor((seconds % 1) * 10)}` : clock;
+  }
+
+  function secondsLeft(page, seat) {
+    const clock = page.view.clock;
+    const running = clock.running === seat ? (performance.now() - page.seen) / 1000 : 0;
+    return Math.max(0, clock.remaining[seat] - running);
+  }
+
+  function clockOf(view, seat) {
+    if (!view.clock) return [];
+    const running = view.clock.running === seat;
+    return [element("span", { class: running ? "clock running" : "clock", "data-seat": String(seat), text: clockText(view.clock.remaining[seat]) })];
+  }
+
+  // Every 200 ms: the running seat's clocks on the page; at zero the server is asked for the result.
+  function tickClocks(page) {
+    const view = page.view;
+    if (!view || !view.clock || view.clock.running === null) return;
+    const left = secondsLeft(page, view.clock.running);
+    for (const node of document.querySelectorAll(`.clock[data-seat="${view.clock.running}"]`)) {
+      node.textContent = clockText(left);
+      node.classList.toggle("low", left < 10);
+    }
+    if (left === 0 && !page.flagAsked) {
+      page.flagAsked = true;
+      setTimeout(() => { page.flagAsked = false; refresh(page); }, 500);
+    }
+  }
+
   // One line per seat, numbered by the list in the order of play: "2. ● Computer (hard)".
   function player(view, seat) {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
-      swatchOf(view.seat_colours[seat]), element("span", { class: "name", text: seatName(view, seat) }));
+      swatchOf(view.seat_colours[seat]), playerName(view, seat), ...clockOf(view, seat));
     const note = (view.seat_notes[language] || view.seat_notes.en)[seat];
     if (note) item.append(element("p", { class: "note", text: note }));
     return item;
+  }
+
+  // A player with an account: their name links to their profile.
+  function playerName(view, seat) {
+    const account = view.players && view.players[seat];
+    if (!account || seat === view.you) return element("span", { class: "name", text: seatName(view, seat) });
+    return element("a", { class: "name", href: `/players/${encodeURIComponent(account)}`, text: account });
   }
 
   // On a phone the players list is below the board: a line above it says who is who
@@ -625,16 +716,21 @@ const bordspel = (() => {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
       element("span", { class: "name", text: colour ? `${seatName(view, seat)}:` : seatName(view, seat) }));
     if (colour) item.append(swatchOf(colour));
+    item.append(...clockOf(view, seat));
     return item;
   }
 
   function ending(view) {
     const termination = view.outcome.termination;
-    if (termination === "resignation") return t("resignation");
+    if (termination === "resignation" || termination === "time") return t(termination);
     return (view.prompts[language] || {})[`over:${termination}`] || termination;
   }
 
+  // A whole move clicked: sent to the game, or played on the analysis board.
+  const play = (page, text) => (page.play ? page.play(text) : send(page, "moves", { move: text }));
+
   function showStatus(page) {
+    if (page.analysis) return boardStatus(page);
     const view = page.view;
     const status = $("#status");
     status.classList.toggle("over", Boolean(view.outcome) && page.replay === null);
@@ -712,6 +808,10 @@ const bordspel = (() => {
     $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(view.outcome);
     $("#resign").disabled = Boolean(view.outcome);
     $("#rematch").hidden = !(person && view.outcome);
+    $("#analyse").hidden = !view.outcome;
+    $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition);
+    $("#rematch").textContent = t(view.rematch ? "join_rematch" : "rematch");
+    $("#rematch").classList.toggle("primary", Boolean(view.rematch));
     $("#new").href = `/?game=${encodeURIComponent(view.game)}`;
     if (!$("#resign").dataset.confirm || view.outcome) {
       delete $("#resign").dataset.confirm;
@@ -771,7 +871,7 @@ const bordspel = (() => {
     if (byText.length && paths(page).length) {
       const box = element("div", { class: "group" });
       for (const m of byText) {
-        box.append(element("button", { type: "button", "data-token": `move:${m.text}`, text: m.text, onclick: () => send(page, "moves", { move: m.text }) }));
+        box.append(element("button", { type: "button", "data-token": `move:${m.text}`, text: m.text, onclick: () => play(page, m.text) }));
       }
       bar.append(box);
     }
@@ -832,7 +932,7 @@ const bordspel = (() => {
     const done = finished(page);
     if (done) {
       buttons.push(element("button", {
-        type: "button", id: "end-turn", class: "primary", text: t("end_turn"), onclick: () => page.busy || send(page, "moves", { move: done.move.text }),
+        type: "button", id: "end-turn", class: "primary", text: t("end_turn"), onclick: () => page.busy || play(page, done.move.text),
       }));
     }
     $("#turn-bar").replaceChildren(...buttons);
@@ -920,7 +1020,7 @@ const bordspel = (() => {
     }
     const done = finished(page);
     if (done && !done.move.confirm && !matching(page).some(({ path }) => path.length > page.clicks.length)) {
-      send(page, "moves", { move: done.move.text });
+      play(page, done.move.text);
     } else {
       highlight(page);
       showStatus(page);
@@ -964,6 +1064,7 @@ const bordspel = (() => {
     const position = await api("GET", `/api/games/${page.id}/positions/${target}`);
     const forward = target === replayPly(page) + 1;
     page.replay = target;
+    page.replayPosition = position.position;
     page.clicks = [];
     drawBoard(position.svg);
     if (forward) animateArrival();
@@ -1040,6 +1141,305 @@ const bordspel = (() => {
     }
   }
 
+  // -- the lobby: open challenges (live), a form to post one, the games in progress to watch -----
+  // A seat taken at a challenge (posted or accepted here) is kept in this browser with its token
+  // until its game starts; then the page goes to the game with that token as the seat's.
+  const STORED_CHALLENGES = "bordspel.challenges";
+  const CLOCKS = [
+    null, { initial: 60, increment: 0 }, { initial: 180, increment: 2 }, { initial: 300, increment: 3 },
+    { initial: 600, increment: 5 }, { initial: 900, increment: 10 }, { days: 1 }, { days: 3 },
+  ];
+
+  function clockLabel(clock) {
+    if (!clock) return t("no_clock");
+    return clock.days ? t("days", { n: clock.days }) : `${clock.initial / 60}+${clock.increment}`;
+  }
+
+  function yourSeat(count) {
+    const select = $("#your-seat");
+    const before = select.value || "random";
+    select.replaceChildren(element("option", { value: "random", text: t("random") }),
+      ...Array.from({ length: count }, (_, seat) => element("option", { value: String(seat), text: t("player", { n: seat + 1 }) })));
+    select.value = [...select.options].some((option) => option.value === before) ? before : "random";
+  }
+
+  async function lobbyPage() {
+    const meta = await api("GET", "/api/meta");
+    const lobby = { meta, data: { challenges: [], games: [] } };
+    let chosen = Object.keys(meta.games)[0];
+    const form = () => {
+      $("#game-choice").replaceChildren(...gameChoices(meta));
+      $(`#game-${chosen}`).checked = true;
+      showOptions(meta, chosen);
+      const clock = $("#clock").value || "2";
+      $("#clock").replaceChildren(...CLOCKS.map((c, i) => element("option", { value: String(i), text: clockLabel(c) })));
+      $("#clock").value = clock;
+    };
+    form();
+    onLanguage.push(() => {
+      chosen = document.querySelector("input[name=game]:checked").value;
+      form();
+      showLobby(lobby);
+    });
+    $("#new-challenge").addEventListener("submit", (event) => {
+      event.preventDefault();
+      postChallenge(lobby);
+    });
+    const source = window.EventSource ? new EventSource("/api/lobby/events") : null;
+    if (source) source.addEventListener("version", () => loadLobby(lobby));
+    setInterval(() => loadLobby(lobby), source ? 15000 : 2000);
+    loadLobby(lobby);
+  }
+
+  async function postChallenge(lobby) {
+    const game = document.querySelector("input[name=game]:checked").value;
+    const seat = $("#your-seat").value;
+    const body = {
+      game, options: chosenOptions(lobby.meta, game), clock: CLOCKS[Number($("#clock").value)],
+      rated: $("#rated").checked, seat: seat === "random" ? "random" : Number(seat),
+    };
+    try {
+      const posted = await api("POST", "/api/challenges", body);
+      keepChallenge({ id: posted.id, token: posted.token, you: posted.you, game, host: true });
+      $("#form-error").textContent = "";
+      await loadLobby(lobby);
+    } catch (error) {
+      $("#form-error").textContent = error.message;
+    }
+  }
+
+  function keepChallenge(kept) {
+    writeList(STORED_CHALLENGES, [kept, ...readList(STORED_CHALLENGES).filter((other) => other.id !== kept.id)]);
+  }
+
+  const forgetChallenge = (id) => writeList(STORED_CHALLENGES, readList(STORED_CHALLENGES).filter((kept) => kept.id !== id));
+
+  async function loadLobby(lobby) {
+    try {
+      lobby.data = await api("GET", "/api/lobby");
+      $("#lobby-error").textContent = "";
+    } catch (error) {
+      $("#lobby-error").textContent = error.message;
+      return;
+    }
+    showLobby(lobby);
+    await followChallenges(lobby);
+  }
+
+  // A challenge of this browser that left the open list: once started, go to its game.
+  async function followChallenges(lobby) {
+    const open = new Set(lobby.data.challenges.map((found) => found.id));
+    for (const kept of readList(STORED_CHALLENGES).filter((kept) => !open.has(kept.id))) {
+      const found = await api("GET", `/api/challenges/${kept.id}`).catch(() => null);
+      if (found && found.status === "open") continue; // not listed yet: look again next time
+      forgetChallenge(kept.id);
+      if (found && found.status === "started") {
+        const link = `/games/${found.game_id}#seat=${kept.token}`;
+        remember({ id: found.game_id, game: found.game, you: kept.you, link });
+        location.href = link;
+        return;
+      }
+    }
+  }
+
+  function describe(meta, item) {
+    const options = Object.entries(item.options).map(([option, value]) => {
+      if (typeof value === "boolean") return value ? optionWord(meta, item.game, option) : null;
+      return `${optionWord(meta, item.game, option)} ${value}`;
+    }).filter(Boolean);
+    const names = (item.players || []).filter(Boolean);
+    return [...names, titleOf(meta, item.game), ...options, clockLabel(item.clock), t(item.rated ? "rated_game" : "casual")].join(" · ");
+  }
+
+  function showLobby(lobby) {
+    const { meta, data } = lobby;
+    const mine = new Map(readList(STORED_CHALLENGES).map((kept) => [kept.id, kept]));
+    const rows = data.challenges.filter((found) => meta.games[found.game]).map((found) => challengeRow(lobby, found, mine.get(found.id)));
+    $("#challenges").replaceChildren(...(rows.length ? rows : [element("li", { class: "muted", text: t("no_challenges") })]));
+    const games = data.games.filter((game) => meta.games[game.game]).map((game) => element("li", { "data-game": game.id },
+      element("span", { class: "what", text: describe(meta, game) }),
+      element("a", { class: "button", href: `/games/${game.id}`, text: t("watch") })));
+    $("#games").replaceChildren(...(games.length ? games : [element("li", { class: "muted", text: t("no_games") })]));
+  }
+
+  function challengeRow(lobby, found, kept) {
+    const seats = found.seats > 2 ? [element("span", { class: "muted", text: t("seats_taken", { taken: found.taken.length, seats: found.seats }) })] : [];
+    const row = element("li", { "data-challenge": found.id }, element("span", { class: "what", text: describe(lobby.meta, found) }), ...seats);
+    if (!kept) {
+      const take = () => acceptChallenge(lobby, found);
+      row.append(element("button", { type: "button", class: "primary", text: t(found.seats > 2 ? "take_seat" : "accept_challenge"), onclick: take }));
+      return row;
+    }
+    row.append(element("span", { class: "muted", text: `${t(kept.host ? "yours" : "you_sit")} · ${t("waiting_players")}` }));
+    if (kept.host) row.append(element("button", { type: "button", text: t("cancel"), onclick: () => cancelChallenge(lobby, kept) }));
+    return row;
+  }
+
+  async function acceptChallenge(lobby, found) {
+    try {
+      const taken = await api("POST", `/api/challenges/${found.id}/accept`, {});
+      if (taken.game) {
+        remember({ id: taken.game.id, game: found.game, you: taken.you, link: taken.link });
+        location.href = taken.link;
+        return;
+      }
+      keepChallenge({ id: found.id, token: taken.token, you: taken.you, game: found.game, host: false });
+      await loadLobby(lobby);
+    } catch (error) {
+      $("#lobby-error").textContent = error.message;
+      await loadLobby(lobby);
+    }
+  }
+
+  async function cancelChallenge(lobby, kept) {
+    try {
+      await api("DELETE", `/api/challenges/${kept.id}`, undefined, kept.token);
+      forgetChallenge(kept.id);
+    } catch (error) {
+      $("#lobby-error").textContent = error.message;
+    }
+    await loadLobby(lobby);
+  }
+
+  // -- the analysis board: any position, the engine's best lines, moves played freely -----------
+  const analysisLink = (game, position) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`;
+  const BEST_LINES = 3;
+
+  async function analysisPage() {
+    const meta = await api("GET", "/api/meta");
+    const params = new URLSearchParams(location.hash.slice(1));
+    const page = {
+      analysis: true, view: null, clicks: [], mode: {}, busy: false, replay: null, touch: false, tapped: null,
+      played: [], asked: 0, lines: null, play: (text) => boardMove(page, text),
+    };
+    boardEvents(page);
+    const games = () => $("#game-select").replaceChildren(...Object.keys(meta.games).map((name) =>
+      element("option", { value: name, text: titleOf(meta, name) })));
+    games();
+    $("#editor").addEventListener("submit", (event) => {
+      event.preventDefault();
+      setUp(page, $("#game-select").value, $("#position").value.trim());
+    });
+    $("#start-position").addEventListener("click", () => setUp(page, $("#game-select").value, null));
+    $("#back").addEventListener("click", () => takeBackOnBoard(page));
+    onLanguage.push(() => {
+      games();
+      if (!page.view) return;
+      $("#game-select").value = page.view.game;
+      showBoard(page);
+      if (page.lines) showLines(page);
+    });
+    const asked = params.get("game");
+    setUp(page, meta.games[asked] ? asked : Object.keys(meta.games)[0], params.get("position"));
+  }
+
+  function setUp(page, game, position) {
+    page.played = [];
+    return loadBoard(page, game, position, null);
+  }
+
+  async function loadBoard(page, game, position, move) {
+    page.busy = true;
+    try {
+      const query = new URLSearchParams({ game });
+      if (position) query.set("position", position);
+      if (move) query.set("move", move);
+      const view = await api("GET", `/api/board?${query}`);
+      page.view = { ...view, you: view.to_move }; // whoever is to move, the board's user plays them
+      history.replaceState(null, "", analysisLink(game, page.view.position));
+      $("#message").textContent = "";
+      showBoard(page);
+      analyseBoard(page);
+      return true;
+    } catch (error) {
+      $("#message").textContent = error.message;
+      return false;
+    } finally {
+      page.busy = false;
+    }
+  }
+
+  function showBoard(page) {
+    const view = page.view;
+    page.clicks = [];
+    page.tapped = null;
+    $("#title").textContent = view.title[language] || view.game;
+    $("#position").value = view.position;
+    $("#game-select").value = view.game;
+    $("#back").disabled = !page.played.length;
+    $("#played").textContent = page.played.map((step) => step.move).join(" ");
+    drawBoard(view.svg);
+    toolbar(page);
+    showStatus(page);
+    highlight(page);
+    fitBoard();
+  }
+
+  async function boardMove(page, text) {
+    const before = { game: page.view.game, position: page.view.position, move: text };
+    page.played.push(before);
+    if (!(await loadBoard(page, before.game, before.position, text))) page.played.pop();
+  }
+
+  function takeBackOnBoard(page) {
+    const last = page.played.pop();
+    if (last) loadBoard(page, last.game, last.position, null);
+  }
+
+  function boardStatus(page) {
+    const view = page.view;
+    const name = t("player", { n: view.to_move + 1 });
+    const status = $("#status");
+    status.classList.toggle("over", Boolean(view.outcome));
+    if (view.outcome) {
+      const winners = view.outcome.winners.map((seat) => t("player", { n: seat + 1 }));
+      status.textContent = winners.length ? t("won", { names: winners.join(t("and")), how: ending(view) }) : t("draw", { how: ending(view) });
+      return;
+    }
+    const words = prompt(page);
+    status.textContent = words ? `${t("to_move", { name })}: ${words}` : t("to_move", { name });
+  }
+
+  async function analyseBoard(page) {
+    const asked = ++page.asked;
+    const view = page.view;
+    page.lines = null;
+    if (view.outcome) {
+      $("#lines").replaceChildren();
+      return;
+    }
+    $("#lines").replaceChildren(element("li", { class: "thinking", text: t("hint_thinking") }));
+    try {
+      const query = new URLSearchParams({ game: view.game, position: view.position, lines: BEST_LINES });
+      const found = await api("GET", `/api/board/analysis?${query}`);
+      if (asked !== page.asked) return;
+      page.lines = found.lines;
+      showLines(page);
+    } catch (error) {
+      if (asked === page.asked) $("#lines").replaceChildren(element("li", { class: "error", text: error.message }));
+    }
+  }
+
+  function showLines(page) {
+    $("#lines").replaceChildren(...page.lines.map((line) => element("li", {},
+      element("button", { type: "button", class: "line-move", text: line.move, onclick: () => boardMove(page, line.move) }),
+      element("span", { class: "judgement", text: lineJudgement(page.view, line) }),
+      element("span", { class: "line", text: line.line.join(" ") }))));
+  }
+
+  // A line's verdict for the player to move: an exact result where a solver proved it, else the
+  // search's score and depth.
+  function lineJudgement(view, line) {
+    const name = t("player", { n: view.to_move + 1 });
+    if (line.result) {
+      const soon = line.plies_to_end ? ` ${t("ends_in", { n: line.plies_to_end })}` : "";
+      return t(`exact_${line.result}`, { name }) + soon;
+    }
+    if (line.depth === 0) return t("known");
+    const score = `${line.score > 0 ? "+" : ""}${Math.round(line.score * 10) / 10}`;
+    return t("score_for", { score, name, depth: line.depth });
+  }
+
   // -- the rules pages ---------------------------------------------------------------------------
   const GAME_ADDRESS = /^\/games\/[\w-]+(#seat=[\w-]+)?$/; // a game page of this site, nothing else
   async function rulesPage() {
@@ -1072,10 +1472,20 @@ const bordspel = (() => {
     onLanguage.push(draw);
   }
 
-  return { startPage, gamePage, rulesPage, languageSwitch };
+  // Words of another script of the site (account.js), in both languages.
+  function addWords(words) {
+    for (const lang of Object.keys(TEXT)) Object.assign(TEXT[lang], words[lang]);
+  }
+
+  return {
+    startPage, gamePage, rulesPage, lobbyPage, analysisPage, languageSwitch,
+    api, element, t, addWords, onLanguage, storedGames, language: () => language,
+  };
 })();
 
 bordspel.languageSwitch();
 if (document.body.dataset.page === "start") bordspel.startPage();
 if (document.body.dataset.page === "game") bordspel.gamePage();
 if (document.body.dataset.page === "rules") bordspel.rulesPage();
+if (document.body.dataset.page === "lobby") bordspel.lobbyPage();
+if (document.body.dataset.page === "analysis") bordspel.analysisPage();

@@ -1,0 +1,253 @@
+"""Accounts: usernames, passwords hashed with argon2, sessions in signed cookies, abuse limits.
+
+Accounts are optional: anyone plays at once with seat tokens. An account's password is kept as
+an argon2id hash (``argon2-cffi``, parameters from its profile ``RFC_9106_LOW_MEMORY``); a log-in
+opens a session, a row in the store whose id the browser holds in an HttpOnly, SameSite cookie
+signed (``itsdangerous``) with the server's secret, so that logging out ends it everywhere and
+every process that serves the store knows it. The secret is given by ``--secret`` (or
+``BORDSPEL_SECRET``) or made once and kept in the store.
+
+Limits, counted in the store (so they hold across processes): sign-ups per address an hour,
+failed log-ins per account and per address a quarter of an hour.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+import argon2
+from itsdangerous import BadSignature, Signer
+
+from bordspel.core import BordspelError
+from bordspel.web.db import Connection
+from bordspel.web.store import Forbidden, GameStore, TooMany, creator_hash
+
+__all__ = [
+    "COOKIE",
+    "RESERVED",
+    "Account",
+    "Accounts",
+    "BadAccount",
+    "Limits",
+    "check_password",
+    "check_username",
+    "server_secret",
+]
+
+COOKIE = "bordspel_session"
+"""The session cookie's name."""
+SESSION_DAYS = 30
+"""How long a session lasts after the log-in."""
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+RESERVED = frozenset(
+    {
+        *("admin", "administrator", "root", "system", "bordspel", "api", "static", "games", "players"),
+        *("player", "account", "session", "lobby", "moderator", "support", "help", "anonymous"),
+        *("guest", "computer", "human", "nobody", "null", "undefined", "you", "me"),
+        *("easy", "medium", "hard", "perfect", "random", "greedy"),
+    }
+)
+"""Usernames nobody may take (case-insensitive): the site's own words and the computer's levels."""
+PASSWORD_LENGTH = (8, 256)
+FAILURE_WINDOW = 15 * 60.0
+
+
+class BadAccount(BordspelError):
+    """A username or password the site does not accept (400), or a wrong log-in (403)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account: its id (never shown) and its username."""
+
+    id: str
+    username: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How often one address may sign up, and how many failed log-ins an account and an address
+    may have in a quarter of an hour (None: no limit)."""
+
+    signups_per_hour: int | None = None
+    failures_per_account: int | None = 10
+    failures_per_address: int | None = 50
+
+
+def check_username(name: object) -> str:
+    """``name`` when it is a username the site accepts: 3-20 letters, digits, ``_`` or ``-``,
+    starting with a letter, and not reserved."""
+    if not isinstance(name, str) or not USERNAME.fullmatch(name):
+        raise BadAccount("a username has 3 to 20 letters, digits, _ or -, and starts with a letter")
+    if name.lower() in RESERVED:
+        raise BadAccount(f"the username {name!r} is reserved: choose another")
+    return name
+
+
+def check_password(password: object) -> str:
+    """``password`` when it has 8 to 256 characters."""
+    low, high = PASSWORD_LENGTH
+    if not isinstance(password, str) or not low <= len(password) <= high:
+        raise BadAccount(f"a password has {low} to {high} characters")
+    return password
+
+
+def server_secret(store: GameStore) -> str:
+    """The secret kept in the store, made by the first process that asks."""
+    with store.db.transaction() as db:
+        db.execute(
+            "INSERT INTO server_secrets (name, value) VALUES ('session', ?) ON CONFLICT (name) DO NOTHING",
+            (secrets.token_urlsafe(32),),
+        )
+        (value,) = db.execute("SELECT value FROM server_secrets WHERE name = 'session'").fetchone()
+    return str(value)
+
+
+def _id_hash(session: str) -> str:
+    return hashlib.sha256(f"bordspel session {session}".encode()).hexdigest()
+
+
+class Accounts:
+    """Sign-up, log-in and sessions over the game store."""
+
+    def __init__(
+        self, store: GameStore, secret: str, limits: Limits, cost: str = "RFC_9106_LOW_MEMORY"
+    ) -> None:
+        self.store = store
+        self.limits = limits
+        self.hasher = argon2.PasswordHasher.from_parameters(getattr(argon2.profiles, cost))
+        self.signer = Signer(secret, salt="bordspel session")
+        self._unknown = self.hasher.hash(secrets.token_urlsafe(16))
+        """A hash to check a password against when the username is unknown (the same work)."""
+
+    # -- the cookie ------------------------------------------------------------------------------
+    def cookie(self, session: str) -> str:
+        """The cookie's value for ``session``: its id, signed."""
+        return self.signer.sign(session).decode()
+
+    def session_of(self, cookie: str | None) -> str | None:
+        """The session id in a cookie, when its signature is the server's."""
+        if not cookie or len(cookie) > 200:
+            return None
+        try:
+            return self.signer.unsign(cookie).decode()
+        except BadSignature:
+            return None
+
+    # -- accounts and sessions -------------------------------------------------------------------
+    def sign_up(self, username: object, password: object, address: str) -> tuple[Account, str]:
+        """A new account and its first session; BadAccount for a taken or bad name or password,
+        TooMany past the sign-ups an address may make in an hour."""
+        name, hashed = check_username(username), self.hasher.hash(check_password(password))
+        account = Account(secrets.token_urlsafe(12), name)
+        with self.store.db.transaction() as db:
+            self._check_signups(db, creator_hash(address))
+            added = db.execute(
+                "INSERT INTO accounts (id, username, name_key, password, created, creator) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name_key) DO NOTHING",
+                (account.id, name, name.lower(), hashed, time.time(), creator_hash(address)),
+            ).rowcount
+            if added != 1:
+                raise BadAccount(f"the username {name!r} is taken: choose another")
+            return account, _open_session(db, account)
+
+    def _check_signups(self, db: Connection, who: str) -> None:
+        limit = self.limits.signups_per_hour
+        if limit is None:
+            return
+        db.lock(f"signups {who}")  # two processes cannot both take the last sign-up of the hour
+        query = "SELECT COUNT(*) FROM accounts WHERE creator = ? AND created > ?"
+        (recent,) = db.execute(query, (who, time.time() - 3600)).fetchone()
+        if recent >= limit:
+            raise TooMany(f"at most {limit} new accounts an hour from one address: try again later")
+
+    def log_in(self, username: object, password: object, address: str) -> tuple[Account, str]:
+        """A new session for the account; Forbidden (403) for a wrong name or password, TooMany
+        after too many failures for the account or from the address."""
+        if (
+            not isinstance(username, str)
+            or not isinstance(password, str)
+            or len(password) > PASSWORD_LENGTH[1]
+        ):
+            raise BadAccount("give 'username' and 'password' as text")
+        if not USERNAME.fullmatch(username):  # no account has such a name: nothing to look up
+            raise Forbidden("wrong username or password")
+        keys = (f"name {username.lower()[:40]}", f"address {creator_hash(address)}")
+        with self.store.db.transaction(write=False) as db:
+            self._check_failures(db, keys)
+            row = db.execute(
+                "SELECT id, username, password FROM accounts WHERE name_key = ?", (username.lower(),)
+            ).fetchone()
+        if not self._verified(row[2] if row else self._unknown, password) or row is None:
+            with self.store.db.transaction() as db:
+                db.execute("DELETE FROM attempts WHERE created < ?", (time.time() - FAILURE_WINDOW,))
+                db.executemany(
+                    "INSERT INTO attempts (who, created) VALUES (?, ?)", [(key, time.time()) for key in keys]
+                )
+            raise Forbidden("wrong username or password")
+        account = Account(row[0], row[1])
+        with self.store.db.transaction() as db:
+            return account, _open_session(db, account)
+
+    def _verified(self, hashed: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(hashed, password)
+        except argon2.exceptions.VerificationError:
+            return False
+
+    def _check_failures(self, db: Connection, keys: tuple[str, str]) -> None:
+        since = time.time() - FAILURE_WINDOW
+        limits = (self.limits.failures_per_account, self.limits.failures_per_address)
+        for key, limit in zip(keys, limits):
+            if limit is None:
+                continue
+            (failed,) = db.execute(
+                "SELECT COUNT(*) FROM attempts WHERE who = ? AND created > ?", (key, since)
+            ).fetchone()
+            if failed >= limit:
+                raise TooMany(f"too many wrong passwords ({limit} in 15 minutes): try again later")
+
+    def account_of(self, session: str | None) -> Account | None:
+        """The account of a session id, while the session lasts."""
+        if session is None:
+            return None
+        since = time.time() - SESSION_DAYS * 86400
+        with self.store.db.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT accounts.id, username FROM sessions JOIN accounts ON accounts.id = account_id "
+                "WHERE id_hash = ? AND sessions.created > ?",
+                (_id_hash(session), since),
+            ).fetchone()
+        return None if row is None else Account(row[0], row[1])
+
+    def log_out(self, session: str | None) -> None:
+        """End the session (nothing when there is none)."""
+        if session is not None:
+            with self.store.db.transaction() as db:
+                db.execute("DELETE FROM sessions WHERE id_hash = ?", (_id_hash(session),))
+
+    def find(self, username: str) -> Account | None:
+        """The account with this username (any case), if there is one."""
+        if "\x00" in username:  # no text column holds one (PostgreSQL refuses it)
+            return None
+        with self.store.db.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT id, username FROM accounts WHERE name_key = ?", (username.lower()[:40],)
+            ).fetchone()
+        return None if row is None else Account(row[0], row[1])
+
+
+def _open_session(db: Connection, account: Account) -> str:
+    """A new session of the account (and its expired ones gone)."""
+    session = secrets.token_urlsafe(32)
+    expired = time.time() - SESSION_DAYS * 86400
+    db.execute("DELETE FROM sessions WHERE account_id = ? AND created < ?", (account.id, expired))
+    db.execute(
+        "INSERT INTO sessions (id_hash, account_id, created) VALUES (?, ?, ?)",
+        (_id_hash(session), account.id, time.time()),
+    )
+    return session

@@ -1,0 +1,110 @@
+"""The network (PyTorch, the ``train`` extra): a small residual tower with a policy and a value
+head, as in AlphaZero, sized from the codec's planes and action count; and its export to ONNX.
+
+Input: the planes ``(B, C, H, W)`` from the side to move. Outputs: one logit per action
+``(B, A)`` (illegal ones are masked out by the caller) and the value ``(B,)``, -1 to 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from bordspel.zero.search import Evaluator, Floats, masked_softmax
+
+__all__ = ["NetworkShape", "ZeroNet", "export_onnx", "torch_evaluator"]
+
+
+@dataclass(frozen=True)
+class NetworkShape:
+    """The input planes, board, actions and the tower's width and depth."""
+
+    channels: int
+    rows: int
+    cols: int
+    actions: int
+    width: int = 64
+    blocks: int = 4
+
+
+class _Residual(nn.Module):
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(width, width, 3, padding=1, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, width, 3, padding=1, bias=False),
+            nn.BatchNorm2d(width),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + self.body(x))
+
+
+class ZeroNet(nn.Module):
+    """The residual tower with its two heads."""
+
+    def __init__(self, shape: NetworkShape) -> None:
+        super().__init__()
+        self.shape = shape
+        width, cells = shape.width, shape.rows * shape.cols
+        self.stem = nn.Sequential(
+            nn.Conv2d(shape.channels, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU()
+        )
+        self.tower = nn.Sequential(*(_Residual(width) for _ in range(shape.blocks)))
+        self.policy = nn.Sequential(
+            nn.Conv2d(width, 4, 1, bias=False), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(),
+            nn.Linear(4 * cells, shape.actions),
+        )  # fmt: skip
+        self.value = nn.Sequential(
+            nn.Conv2d(width, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
+            nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh(),
+        )  # fmt: skip
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        trunk = self.tower(self.stem(planes))
+        return self.policy(trunk), self.value(trunk).squeeze(-1)
+
+
+def torch_evaluator(net: ZeroNet, device: torch.device) -> Evaluator:
+    """The network as the search's evaluator (in evaluation mode, without gradients)."""
+
+    def evaluate(planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        net.eval()
+        with torch.inference_mode():
+            logits, values = net(torch.from_numpy(planes).to(device))
+        return masked_softmax(logits.float().cpu().numpy(), masks), values.float().cpu().numpy()
+
+    return evaluate
+
+
+def export_onnx(net: ZeroNet, path: Path, metadata: dict[str, Any]) -> None:
+    """Write the network to ``path`` as ONNX (inputs ``planes``; outputs ``logits``, ``value``),
+    with ``metadata`` (the game, its options, the shape) in the model's properties."""
+    import onnx
+
+    shape = net.shape
+    example = torch.zeros(1, shape.channels, shape.rows, shape.cols)
+    net = net.to("cpu").eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        (example,),
+        str(path),
+        input_names=["planes"],
+        output_names=["logits", "value"],
+        dynamic_axes={"planes": {0: "batch"}, "logits": {0: "batch"}, "value": {0: "batch"}},
+        dynamo=False,
+    )
+    model = onnx.load(str(path))
+    for key, value in {**metadata, "shape": asdict(shape)}.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, json.dumps(value, default=str)
+    onnx.save(model, str(path))

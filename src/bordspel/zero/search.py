@@ -1,0 +1,205 @@
+"""Batched PUCT search guided by a network, as in AlphaZero, for two-seat games.
+
+Many positions are searched at once: each round descends every tree to one leaf, and the
+leaves of all trees are valued in one call of the network (``Evaluator``). A leaf's value is
+the network's for the seat to move there (the other seat gets its negation); a finished game's
+is its ``Outcome.returns()``. The root's priors may be mixed with Dirichlet noise (self-play).
+The network sees the codec's planes from the side to move (``bordspel.rl.codecs``), channels
+first, and scores every action of the codec; illegal ones are masked out.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bordspel.core import BordspelError, State
+from bordspel.rl.codecs import Codec
+
+__all__ = [
+    "Encoder",
+    "Evaluator",
+    "Node",
+    "SearchSettings",
+    "batched_search",
+    "evaluate_states",
+    "masked_softmax",
+]
+
+Floats = npt.NDArray[np.float32]
+Evaluator = Callable[[Floats, npt.NDArray[np.bool_]], tuple[Floats, Floats]]
+"""``evaluate(planes, masks)``: for a batch of planes ``(B, C, H, W)`` and legal-action masks
+``(B, A)``, the priors ``(B, A)`` (summing to 1 over the legal actions) and the values ``(B,)``
+for the seat to move, from -1 to 1."""
+
+
+def masked_softmax(logits: Floats, masks: npt.NDArray[np.bool_]) -> Floats:
+    """The softmax of the rows of ``logits`` over the legal actions (0 elsewhere)."""
+    shifted = np.where(masks, logits, -np.inf)
+    weights: Floats = np.exp(shifted - shifted.max(axis=1, keepdims=True)).astype(np.float32)
+    shares: Floats = weights / weights.sum(axis=1, keepdims=True)
+    return shares
+
+
+class Encoder:
+    """A game's positions as the network's input: planes (channels first) and legal actions."""
+
+    def __init__(self, codec: Codec, start: State) -> None:
+        if start.num_players != 2:
+            raise BordspelError(f"zero plays two-seat games; this {start.name} has {start.num_players} seats")
+        self.codec = codec
+        self.actions = codec.num_actions(start)
+        self.shape = tuple(int(x) for x in np.moveaxis(codec.observe(start, 0), -1, 0).shape)
+
+    def planes(self, state: State) -> Floats:
+        """The position from the side to move, ``(C, H, W)``."""
+        return np.moveaxis(self.codec.observe(state, state.to_move), -1, 0).astype(np.float32)
+
+    def legal(self, state: State) -> tuple[list[Any], npt.NDArray[np.int64]]:
+        """The legal moves and their actions."""
+        moves = state.legal_moves()
+        return moves, np.array([self.codec.encode(state, move) for move in moves], dtype=np.int64)
+
+    def mask(self, actions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """The legal-action mask of these actions."""
+        mask = np.zeros(self.actions, dtype=np.bool_)
+        mask[actions] = True
+        return mask
+
+
+class Node:
+    """A position in a search tree, its moves and their statistics (from its mover's side)."""
+
+    __slots__ = ("actions", "children", "moves", "outcome", "priors", "state", "totals", "visits")
+
+    def __init__(self, state: State, encoder: Encoder) -> None:
+        self.state = state
+        outcome = state.outcome()
+        self.moves, self.actions = ([], np.zeros(0, dtype=np.int64)) if outcome else encoder.legal(state)
+        self.outcome: tuple[float, ...] | None = outcome.returns() if outcome else None
+        count = len(self.moves)
+        self.priors = np.zeros(count, dtype=np.float64)
+        self.visits = np.zeros(count, dtype=np.float64)
+        self.totals = np.zeros(count, dtype=np.float64)
+        self.children: list[Node | None] = [None] * count
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the node is valued: a finished game, or priors from the network."""
+        return self.outcome is not None or bool(self.priors.any())
+
+    def select(self, exploration: float) -> int:
+        """The index of the move with the best PUCT score."""
+        scale = exploration * math.sqrt(max(1.0, self.visits.sum()))
+        values = np.divide(self.totals, self.visits, out=np.zeros_like(self.totals), where=self.visits > 0)
+        return int(np.argmax(values + scale * self.priors / (1.0 + self.visits)))
+
+    def child(self, index: int, encoder: Encoder) -> Node:
+        """The node after move ``index`` (made on first use)."""
+        found = self.children[index]
+        if found is None:
+            found = self.children[index] = Node(self.state.apply_unchecked(self.moves[index]), encoder)
+        return found
+
+    def value(self) -> float:
+        """The search's value of this position for its seat to move (its moves' mean result)."""
+        visits = self.visits.sum()
+        return float(self.totals.sum() / visits) if visits else 0.0
+
+    def policy(self) -> Floats:
+        """The visit shares of the moves."""
+        total = self.visits.sum()
+        shares = self.visits / total if total else np.full(len(self.moves), 1.0 / max(1, len(self.moves)))
+        return shares.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a search runs: ``simulations`` leaves a tree, PUCT's ``exploration`` constant, and
+    Dirichlet noise at the root (``noise`` its weight, 0 for none; ``alpha`` its concentration)."""
+
+    simulations: int = 32
+    exploration: float = 1.5
+    noise: float = 0.0
+    alpha: float = 0.3
+
+
+def evaluate_states(
+    states: list[State], encoder: Encoder, evaluate: Evaluator
+) -> tuple[list[list[Any]], list[npt.NDArray[np.int64]], Floats, Floats]:
+    """The legal moves, actions, priors (of those actions) and values of unfinished positions,
+    in one call of the network."""
+    legal = [encoder.legal(state) for state in states]
+    planes = np.stack([encoder.planes(state) for state in states])
+    masks = np.stack([encoder.mask(actions) for _, actions in legal])
+    priors, values = evaluate(planes, masks)
+    return [moves for moves, _ in legal], [actions for _, actions in legal], priors, values
+
+
+def batched_search(
+    roots: list[Node],
+    encoder: Encoder,
+    evaluate: Evaluator,
+    settings: SearchSettings,
+    rng: np.random.Generator,
+    deadline: float | None = None,
+) -> None:
+    """Run ``settings.simulations`` rounds on every tree in ``roots`` (unfinished positions), or
+    fewer when ``deadline`` (``time.monotonic()``) passes."""
+    _expand([root for root in roots if not root.expanded], encoder, evaluate, [])
+    if settings.noise:
+        for root in roots:
+            noise = rng.dirichlet([settings.alpha] * len(root.moves))
+            root.priors = (1 - settings.noise) * root.priors + settings.noise * noise
+    for _ in range(settings.simulations):
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        paths = [_descend(root, encoder, settings.exploration) for root in roots]
+        waiting = [path for path in paths if path[-1][0].outcome is None]
+        finished = [path for path in paths if path[-1][0].outcome is not None]
+        for path in finished:
+            outcome = path[-1][0].outcome
+            assert outcome is not None
+            _backup(path, outcome)
+        _expand([path[-1][0] for path in waiting], encoder, evaluate, waiting)
+
+
+Path = list[tuple[Node, int]]
+
+
+def _descend(root: Node, encoder: Encoder, exploration: float) -> Path:
+    """The path from ``root`` to a leaf (a node not yet valued, or a finished game): each step a
+    node and the index of the move taken there (-1 at the leaf)."""
+    path: Path = []
+    node = root
+    while node.expanded and node.outcome is None:
+        index = node.select(exploration)
+        path.append((node, index))
+        node = node.child(index, encoder)
+    path.append((node, -1))
+    return path
+
+
+def _expand(leaves: list[Node], encoder: Encoder, evaluate: Evaluator, paths: list[Path]) -> None:
+    """Value ``leaves`` in one network call, set their priors and back the values up ``paths``."""
+    if not leaves:
+        return
+    _, actions, priors, values = evaluate_states([leaf.state for leaf in leaves], encoder, evaluate)
+    for leaf, legal, prior in zip(leaves, actions, priors):
+        chosen = prior[legal].astype(np.float64)
+        leaf.priors = chosen / chosen.sum() if chosen.sum() > 0 else np.full(len(legal), 1.0 / len(legal))
+    for path, value in zip(paths, values):
+        mover = path[-1][0].state.to_move
+        _backup(path, tuple(float(value) if seat == mover else -float(value) for seat in range(2)))
+
+
+def _backup(path: Path, returns: tuple[float, ...]) -> None:
+    for node, index in path[:-1]:
+        node.visits[index] += 1
+        node.totals[index] += returns[node.state.to_move]

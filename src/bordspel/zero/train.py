@@ -1,0 +1,449 @@
+"""Self-play training (``bordspel train GAME``): AlphaZero with batched search, a replay buffer
+with symmetric copies, checkpoints that resume, evaluation and a learning curve.
+
+Each round plays ``games`` games at once against itself, every move a batched PUCT search
+(``bordspel.zero.search``, Dirichlet noise at the root, moves drawn by visit counts for the first
+``temperature_plies`` plies, the most visited after); a game may open with a few random moves
+so that the network sees positions it would not reach itself. Every searched position goes into
+the buffer with its visit shares and the game's result for the seat to move, in ``augment``
+images under the game's symmetries (``State.transform``, ``transform_move``). Then the network
+trains on batches drawn from the buffer. After every round the run is measured (move accuracy
+on the judged positions, when the game has a judged set; every ``match_minutes`` the score with
+search against fixed opponents), written to ``curve.png`` and ``history.json``, checkpointed
+(``checkpoint.pt``: network, optimiser, buffer, random states, history) and exported
+(``network.onnx``). Run again with the same ``--out`` to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from bordspel.ai.players import close_player
+from bordspel.ai.registry import knowledge, make_player
+from bordspel.core import State, new_game
+from bordspel.progress import ProgressLine
+from bordspel.rl.codecs import codec_for
+from bordspel.zero import DATA, data_name
+from bordspel.zero.judge import Judged, read_judged
+from bordspel.zero.network import NetworkShape, ZeroNet, export_onnx, torch_evaluator
+from bordspel.zero.replay import Buffer, Record, symmetric_samples
+from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
+
+__all__ = ["Settings", "Trainer", "move_accuracy", "pick_device", "play_matches", "train_from_arguments"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run is made with (stored in its checkpoint)."""
+
+    games: int = 64
+    """Self-play games a round, played at once (their leaves share network calls)."""
+    simulations: int = 32
+    opening_plies: int = 4
+    """A self-play game opens with 0 to this many random moves."""
+    temperature_plies: int = 4
+    """Searched moves drawn by visit counts before the most visited is played."""
+    noise: float = 0.25
+    alpha: float = 0.3
+    width: int = 32
+    blocks: int = 3
+    batch: int = 256
+    search_value: float = 0.5
+    """The share of the search's value in the value target (the rest: the game's result)."""
+    replay: float = 4.0
+    """Training samples drawn a round, as a multiple of the samples the round added."""
+    buffer: int = 40_000
+    augment: int = 4
+    """Symmetric images stored of every position (the identity first)."""
+    learning_rate: float = 2e-3
+    weight_decay: float = 1e-4
+    match_games: int = 20
+    match_simulations: int = 64
+    match_minutes: float = 5.0
+    """Minutes of training between two rounds of matches against ``opponents``."""
+    opponents: tuple[str, ...] = ("random", "easy", "medium")
+    seed: int = 0
+
+
+CHECKPOINT_MINUTES = 3.0
+"""The run's clock between two checkpoints (a run also writes one when it stops)."""
+
+
+def pick_device(name: str) -> torch.device:
+    """``cpu``, ``cuda``, or ``auto``: the GPU when there is one."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)
+
+
+def move_accuracy(judged: list[Judged], encoder: Encoder, evaluate: Evaluator) -> float:
+    """The share of ``judged`` positions where the network's likeliest move (no search) wins."""
+    kept = 0
+    for chunk in range(0, len(judged), 500):
+        part = judged[chunk : chunk + 500]
+        legal = [encoder.legal(j.state) for j in part]
+        planes = np.stack([encoder.planes(j.state) for j in part])
+        priors, _ = evaluate(planes, np.stack([encoder.mask(actions) for _, actions in legal]))
+        for j, (moves, actions), prior in zip(part, legal, priors):
+            kept += moves[int(np.argmax(prior[actions]))].to_str() in j.wins
+    return kept / len(judged)
+
+
+def play_matches(
+    start: State,
+    encoder: Encoder,
+    evaluate: Evaluator,
+    opponent: str,
+    games: int,
+    simulations: int,
+    seed: int,
+) -> float:
+    """The network's score with search (1 a win, 1/2 a draw) against ``opponent`` over ``games``
+    games played at once, seats alternating; its moves are the most visited."""
+    settings = SearchSettings(simulations=simulations)
+    rng = np.random.default_rng(seed)
+    players = [make_player(opponent, start.name, seed=seed + i) for i in range(games)]
+    states = [start] * games
+    try:
+        while True:
+            ours = [i for i, s in enumerate(states) if not s.is_over() and s.to_move == i % 2]
+            theirs = [i for i, s in enumerate(states) if not s.is_over() and s.to_move != i % 2]
+            if not ours and not theirs:
+                break
+            roots = [Node(states[i], encoder) for i in ours]
+            batched_search(roots, encoder, evaluate, settings, rng)
+            for i, root in zip(ours, roots):
+                states[i] = states[i].apply(root.moves[int(np.argmax(root.visits))])
+            for i in theirs:
+                states[i] = states[i].apply(players[i].step(states[i]))
+    finally:
+        for player in players:
+            close_player(player)
+    points = 0.0
+    for i, state in enumerate(states):
+        outcome = state.outcome()
+        assert outcome is not None
+        points += 0.5 if outcome.is_draw else float(i % 2 in outcome.winners)
+    return points / games
+
+
+@dataclass
+class Progress:
+    """What a run has done so far (stored in its checkpoint)."""
+
+    rounds: int = 0
+    games: int = 0
+    positions: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    last_match: float = -math.inf
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Trainer:
+    """A training run of one game (with its options) in the folder ``out``."""
+
+    def __init__(self, start: State, out: Path, settings: Settings, device: torch.device) -> None:
+        self.start, self.out, self.device = start, out, device
+        self.encoder = Encoder(codec_for(start.name, start), start)
+        self.judged = self._judged()
+        checkpoint = self._load_checkpoint()
+        if checkpoint is not None:
+            settings = Settings(
+                **{**checkpoint["settings"], "opponents": tuple(checkpoint["settings"]["opponents"])}
+            )
+        self.settings = settings
+        torch.manual_seed(settings.seed)
+        channels, rows, cols = self.encoder.shape
+        shape = NetworkShape(channels, rows, cols, self.encoder.actions, settings.width, settings.blocks)
+        self.net = ZeroNet(shape).to(device)
+        self.optimiser = torch.optim.AdamW(
+            self.net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay
+        )
+        self.buffer = Buffer(settings.buffer, self.encoder.shape, self.encoder.actions)
+        self.progress = Progress()
+        self.ticked = time.monotonic()
+        self.rng = np.random.default_rng(settings.seed)
+        self.random = random.Random(settings.seed)
+        if checkpoint is not None:
+            self._restore(checkpoint)
+
+    # -- the loop ----------------------------------------------------------------------------------
+    def run(self, minutes: float | None, rounds: int | None, line: ProgressLine) -> None:
+        """Train until the run's clock (resumed runs included; self-play, training, measuring and
+        saving) passes ``minutes``, or ``rounds`` more rounds have passed, whichever comes first."""
+        stop_round = None if rounds is None else self.progress.rounds + rounds
+
+        def done() -> bool:
+            over_time = minutes is not None and self.progress.seconds >= minutes * 60
+            return over_time or (stop_round is not None and self.progress.rounds >= stop_round)
+
+        self.ticked = time.monotonic()
+        last_checkpoint = self.progress.seconds
+        while not done():
+            records = self.self_play(line)
+            loss = self.learn(records, line)
+            self.progress.rounds += 1
+            point = self.measure(loss, line)
+            self.tick()
+            if done() or self.progress.seconds - last_checkpoint >= CHECKPOINT_MINUTES * 60:
+                self.save_checkpoint()
+                last_checkpoint = self.progress.seconds
+            self.save_network()
+            self.tick()
+            line.close()
+            print(self.describe(point), flush=True)
+
+    def tick(self) -> None:
+        """Add the time since the last tick to the run's clock."""
+        now = time.monotonic()
+        self.progress.seconds += now - self.ticked
+        self.ticked = now
+
+    def self_play(self, line: ProgressLine) -> list[tuple[Record, float]]:
+        """One round of self-play games; every searched position with its value target: the game's
+        result for its seat to move, mixed with the search's value (``search_value``)."""
+        settings = self.settings
+        search = SearchSettings(settings.simulations, noise=settings.noise, alpha=settings.alpha)
+        evaluate = torch_evaluator(self.net, self.device)
+        roots = [Node(self._opening(), self.encoder) for _ in range(settings.games)]
+        records: list[list[Record]] = [[] for _ in roots]
+        finished: list[tuple[float, ...] | None] = [root.outcome for root in roots]
+        plies = [0] * len(roots)
+        while playing := [i for i, f in enumerate(finished) if f is None]:
+            batched_search([roots[i] for i in playing], self.encoder, evaluate, search, self.rng)
+            for i in playing:
+                root = roots[i]
+                shares = root.policy()
+                records[i].append(Record(root.state, root.moves, shares, root.value()))
+                index = self._choose(shares, plies[i])
+                plies[i] += 1
+                roots[i] = root.child(index, self.encoder)
+                finished[i] = roots[i].outcome
+            line.update(f"round {self.progress.rounds + 1} · self-play: {len(roots) - len(playing)}/"
+                        f"{len(roots)} games over · {self._clock()}")  # fmt: skip
+        self.progress.games += len(roots)
+        mix = settings.search_value
+        return [
+            (r, (1 - mix) * result[r.state.to_move] + mix * r.value)
+            for game, result in zip(records, finished)
+            if result
+            for r in game
+        ]
+
+    def learn(self, records: list[tuple[Record, float]], line: ProgressLine) -> tuple[float, float]:
+        """Store the round's positions and train on the buffer; the mean policy and value loss."""
+        for record, result in records:
+            for planes, mask, policy in symmetric_samples(
+                record, self.encoder, self.settings.augment, self.random
+            ):
+                self.buffer.add(planes, mask, policy, result)
+        self.progress.positions += len(records)
+        added = len(records) * min(self.settings.augment, self.start.symmetries())
+        steps = max(1, math.ceil(self.settings.replay * added / self.settings.batch))
+        losses = np.zeros(2)
+        self.net.train()
+        for step in range(steps):
+            losses += self._step()
+            if step % 10 == 0:
+                line.update(
+                    f"round {self.progress.rounds + 1} · training: step {step + 1}/{steps} · {self._clock()}"
+                )
+        self.progress.steps += steps
+        return float(losses[0] / steps), float(losses[1] / steps)
+
+    def _step(self) -> np.ndarray:
+        planes, masks, policies, results = (
+            torch.from_numpy(a).to(self.device) for a in self.buffer.sample(self.settings.batch, self.rng)
+        )
+        logits, values = self.net(planes)
+        log_priors = torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
+        policy_loss = -(policies * log_priors).sum(dim=1).mean()
+        value_loss = torch.nn.functional.mse_loss(values, results)
+        self.optimiser.zero_grad()
+        (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
+        self.optimiser.step()
+        return np.array([policy_loss.item(), value_loss.item()])
+
+    # -- measuring ------------------------------------------------------------------------------
+    def measure(self, loss: tuple[float, float], line: ProgressLine) -> dict[str, Any]:
+        """A point of the learning curve: losses, move accuracy and, when due, match scores."""
+        self.tick()
+        evaluate = torch_evaluator(self.net, self.device)
+        point: dict[str, Any] = {
+            "round": self.progress.rounds,
+            "minutes": round(self.progress.seconds / 60, 2),
+            "games": self.progress.games,
+            "policy_loss": round(loss[0], 4),
+            "value_loss": round(loss[1], 4),
+        }
+        self.judged = self._judged()  # read again: a judged set may be written while a run goes on
+        if self.judged:
+            point["accuracy"] = move_accuracy(self.judged, self.encoder, evaluate)
+            point["random_accuracy"] = sum(j.random_share() for j in self.judged) / len(self.judged)
+        if self.progress.seconds - self.progress.last_match >= self.settings.match_minutes * 60:
+            self.progress.last_match = self.progress.seconds
+            for opponent in distinct_players(self.start.name, self.settings.opponents):
+                line.update(f"round {self.progress.rounds} · matches against {opponent} · {self._clock()}")
+                point[f"vs {opponent}"] = play_matches(
+                    self.start, self.encoder, evaluate, opponent, self.settings.match_games,
+                    self.settings.match_simulations, self.settings.seed + self.progress.rounds,
+                )  # fmt: skip
+        self.progress.history.append(point)
+        return point
+
+    def describe(self, point: dict[str, Any]) -> str:
+        """A point of the curve as the line a round ends with."""
+        parts = [f"round {point['round']}", f"{point['minutes']:.1f} min", f"{point['games']} games",
+                 f"loss {point['policy_loss']:.3f} + {point['value_loss']:.3f}"]  # fmt: skip
+        if "accuracy" in point:
+            parts.append(
+                f"move accuracy {point['accuracy']:.1%} (random move {point['random_accuracy']:.1%})"
+            )
+        parts += [f"{key} {value:.0%}" for key, value in point.items() if key.startswith("vs ")]
+        return " · ".join(parts)
+
+    def describe_network(self) -> str:
+        """The network's size in words."""
+        parameters = sum(p.numel() for p in self.net.parameters())
+        shape = self.net.shape
+        return f"{shape.blocks} blocks of {shape.width} channels, {parameters:,} parameters"
+
+    def _clock(self) -> str:
+        return f"{self.progress.games} games, {self.progress.positions} positions so far"
+
+    # -- files -------------------------------------------------------------------------------------
+    def save_checkpoint(self) -> None:
+        """Write the checkpoint: everything the run needs to go on where it stopped."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        checkpoint = {
+            "game": self.start.name,
+            "options": self.start.options(),
+            "settings": asdict(self.settings),
+            "net": self.net.state_dict(),
+            "optimiser": self.optimiser.state_dict(),
+            "buffer": self.buffer.arrays(),
+            "progress": asdict(self.progress),
+            "rng": self.rng.bit_generator.state,
+            "random": self.random.getstate(),
+            "torch": torch.get_rng_state(),
+        }
+        partial = self.out / "checkpoint.pt.part"
+        torch.save(checkpoint, partial)
+        partial.replace(self.out / "checkpoint.pt")
+
+    def save_network(self) -> None:
+        """Write the ONNX network, the history and the curve."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        metadata = {"game": self.start.name, "options": self.start.options(), "rounds": self.progress.rounds}
+        export_onnx(self.net, self.out / "network.onnx", metadata)
+        self.net.to(self.device)
+        history = self.progress.history
+        (self.out / "history.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
+        plot_curve(history, self.out / "curve.png", f"{data_name(self.start)}: self-play")
+
+    def _load_checkpoint(self) -> dict[str, Any] | None:
+        path = self.out / "checkpoint.pt"
+        if not path.exists():
+            return None
+        checkpoint: dict[str, Any] = torch.load(path, map_location="cpu", weights_only=False)
+        if checkpoint["game"] != self.start.name or checkpoint["options"] != self.start.options():
+            raise SystemExit(
+                f"{path} is a run of {checkpoint['game']} {checkpoint['options']}: "
+                "give another --out, or the same game and options to resume it"
+            )
+        return checkpoint
+
+    def _restore(self, checkpoint: dict[str, Any]) -> None:
+        self.net.load_state_dict(checkpoint["net"])
+        self.optimiser.load_state_dict(checkpoint["optimiser"])
+        self.buffer.restore(checkpoint["buffer"])
+        self.progress = Progress(**checkpoint["progress"])
+        self.rng.bit_generator.state = checkpoint["rng"]
+        self.random.setstate(checkpoint["random"])
+        torch.set_rng_state(checkpoint["torch"])
+
+    def _judged(self) -> list[Judged]:
+        path = DATA / f"{data_name(self.start)}-won.jsonl"
+        return read_judged(path)[1] if path.exists() else []
+
+    # -- self-play details ---------------------------------------------------------------------------
+    def _opening(self) -> State:
+        state = self.start
+        for _ in range(self.random.randint(0, self.settings.opening_plies)):
+            if state.is_over():
+                break
+            state = state.apply(state.random_move(self.random))
+        return state
+
+    def _choose(self, shares: np.ndarray, ply: int) -> int:
+        if ply < self.settings.temperature_plies:
+            return int(self.rng.choice(len(shares), p=shares / shares.sum()))
+        return int(np.argmax(shares))
+
+
+def distinct_players(game: str, specs: tuple[str, ...]) -> list[str]:
+    """``specs`` without those that are another's level under a second name (Hermit's ``easy``
+    is ``random``)."""
+    levels = knowledge(game).levels
+    kept: dict[str, str] = {}
+    for spec in specs:
+        kept.setdefault(levels.get(spec, spec), spec)
+    return list(kept.values())
+
+
+def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> None:
+    """The learning curve: move accuracy (with a random move's) and match scores, in percent,
+    against minutes of training."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(7, 4.2), dpi=100)
+    keys = ["accuracy", "random_accuracy", *sorted({k for p in history for k in p if k.startswith("vs ")})]
+    labels = {"accuracy": "move accuracy (no search)", "random_accuracy": "a random move's accuracy"}
+    for key in keys:
+        points = [(p["minutes"], 100 * p[key]) for p in history if key in p]
+        if points:
+            style = "--" if key == "random_accuracy" else "-o" if key.startswith("vs ") else "-"
+            axes.plot(*zip(*points), style, label=labels.get(key, f"score {key} (with search)"), markersize=3)
+    axes.set(xlabel="minutes of training", ylabel="%", ylim=(0, 101), title=title)
+    axes.grid(alpha=0.3)
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)
+
+
+def settings_from(values: dict[str, Any]) -> Settings:
+    """Settings with the given values (None: the default)."""
+    known = {f.name for f in fields(Settings)}
+    return replace(Settings(), **{k: v for k, v in values.items() if k in known and v is not None})
+
+
+def train_from_arguments(args: Any) -> int:
+    """``bordspel train``: the run that the command line's arguments describe."""
+    from bordspel.game_options import parse_options
+
+    start = new_game(args.game, **parse_options(args.game, args.option))
+    torch.set_num_threads(args.threads)
+    out = Path(args.out) if args.out else Path("runs") / data_name(start)
+    settings = settings_from(vars(args))
+    trainer = Trainer(start, out, settings, pick_device(args.device))
+    print(
+        f"training {data_name(start)} in {out} on {trainer.device} ({trainer.describe_network()})", flush=True
+    )
+    trainer.run(args.minutes, args.rounds, ProgressLine())
+    print(f"network: {out / 'network.onnx'} · curve: {out / 'curve.png'}")
+    return 0

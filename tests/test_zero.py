@@ -1,0 +1,194 @@
+"""Self-play training and the ``zero`` player: the batched search, the replay buffer's symmetric
+copies, the network and its ONNX export, checkpoints, and the player in the arena.
+
+Tests that need PyTorch (the ``train`` extra) or onnxruntime (``zero``) skip without them;
+those that need PyTorch are slow (importing it takes seconds), run by CI.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bordspel.ai import make_player
+from bordspel.ai.arena import SerialBackend, run_arena
+from bordspel.ai.registry import offered_levels
+from bordspel.core import State, new_game
+from bordspel.rl.codecs import codec_for
+from bordspel.zero import DATA, data_name, zero_available
+from bordspel.zero.replay import Record, symmetric_samples
+from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search
+
+MATES = ["XX./OO./...", "X.X/.O./O..", "OO./XX./..."]
+"""Tic-tac-toe positions where X, to move, wins at once (c1, b1, c2; in the last O threatens too)."""
+
+
+def encoder_of(start: State) -> Encoder:
+    return Encoder(codec_for(start.name, start), start)
+
+
+class UniformNetwork:
+    """Every legal move as likely, every position even; counts its calls and their batch sizes."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def __call__(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        self.batches.append(len(planes))
+        priors = masks / masks.sum(axis=1, keepdims=True)
+        return priors.astype(np.float32), np.zeros(len(planes), dtype=np.float32)
+
+
+def test_the_batched_search_finds_a_win_in_one_and_values_all_leaves_in_one_call() -> None:
+    tictactoe = type(new_game("tictactoe"))
+    states = [tictactoe.from_str(text) for text in MATES]
+    encoder, network = encoder_of(new_game("tictactoe")), UniformNetwork()
+    roots = [Node(state, encoder) for state in states]
+    batched_search(roots, encoder, network, SearchSettings(simulations=60), np.random.default_rng(0))
+    for state, root in zip(states, roots):
+        best = root.moves[int(np.argmax(root.visits))]
+        assert state.apply(best).outcome().winner == state.to_move, state.to_str()
+    assert len(network.batches) <= 61 and max(network.batches) == len(states)
+
+
+def test_symmetric_copies_move_the_visit_shares_with_transform_move() -> None:
+    rng = random.Random(3)
+    state = new_game("hermit", size=5)
+    for _ in range(4):
+        state = state.apply(state.random_move(rng))
+    moves = state.legal_moves()
+    shares = np.random.default_rng(1).dirichlet([1.0] * len(moves)).astype(np.float32)
+    encoder = encoder_of(state)
+    samples = symmetric_samples(Record(state, moves, shares, 0.0), encoder, 6, rng)
+    assert len(samples) == 6 and np.array_equal(samples[0][0], encoder.planes(state))
+    for planes, mask, policy in samples:
+        matches = [
+            s for s in range(state.symmetries()) if np.array_equal(encoder.planes(state.transform(s)), planes)
+        ]
+        image, symmetry = state.transform(matches[0]), matches[0]
+        assert set(np.flatnonzero(mask)) == {encoder.codec.encode(image, m) for m in image.legal_moves()}
+        for move, share in zip(moves, shares):
+            assert policy[encoder.codec.encode(image, state.transform_move(move, symmetry))] == pytest.approx(
+                share
+            )
+
+
+@pytest.fixture(scope="module")
+def torch_net():
+    torch = pytest.importorskip("torch")
+    from bordspel.zero.network import NetworkShape, ZeroNet
+
+    torch.manual_seed(0)
+    start = new_game("quarto")
+    channels, rows, cols = encoder_of(start).shape
+    return ZeroNet(NetworkShape(channels, rows, cols, codec_for("quarto").num_actions(start), 8, 1)).eval()
+
+
+@pytest.mark.slow
+def test_the_network_scores_every_action_and_values_between_minus_one_and_one(torch_net) -> None:
+    import torch
+
+    logits, values = torch_net(torch.randn(5, 11, 4, 4))
+    assert logits.shape == (5, 288) and values.shape == (5,)
+    assert bool(((values >= -1) & (values <= 1)).all())
+
+
+@pytest.mark.slow
+def test_the_onnx_export_computes_what_torch_does(torch_net, tmp_path: Path) -> None:
+    import torch
+
+    pytest.importorskip("onnxruntime")
+    from bordspel.zero.network import export_onnx
+    from bordspel.zero.player import OnnxNetwork
+
+    path = tmp_path / "quarto.onnx"
+    export_onnx(torch_net, path, {"game": "quarto", "options": {"advanced": False}})
+    planes = torch.randn(7, 11, 4, 4)
+    with torch.inference_mode():
+        logits, values = torch_net(planes)
+    network = OnnxNetwork(path)
+    ours_logits, ours_values = network.session.run(None, {"planes": planes.numpy()})
+    assert network.game == "quarto"
+    np.testing.assert_allclose(ours_logits, logits.numpy(), atol=1e-4)
+    np.testing.assert_allclose(ours_values, values.numpy(), atol=1e-4)
+
+
+def tiny_trainer(out: Path):
+    from bordspel.zero.train import Settings, Trainer, pick_device
+
+    settings = Settings(games=3, simulations=4, width=8, blocks=1, batch=16, opponents=(), buffer=500)
+    return Trainer(new_game("hermit", size=3), out, settings, pick_device("cpu"))
+
+
+@pytest.mark.slow
+def test_a_resumed_run_goes_on_exactly_as_an_unbroken_one(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bordspel.progress import ProgressLine
+
+    quiet = ProgressLine(io.StringIO())
+    unbroken = tiny_trainer(tmp_path / "a")
+    unbroken.run(None, 2, quiet)
+    broken = tiny_trainer(tmp_path / "b")
+    broken.run(None, 1, quiet)
+    resumed = tiny_trainer(tmp_path / "b")
+    assert resumed.progress.rounds == 1 and resumed.buffer.size == broken.buffer.size
+    resumed.run(None, 1, quiet)
+    for key, value in unbroken.net.state_dict().items():
+        assert torch.equal(value, resumed.net.state_dict()[key]), key
+    assert np.array_equal(unbroken.buffer.policies, resumed.buffer.policies)
+    assert (tmp_path / "b" / "network.onnx").exists() and (tmp_path / "b" / "curve.png").exists()
+
+
+needs_zero = pytest.mark.skipif(
+    not zero_available("hermit"), reason="needs onnxruntime and a shipped network"
+)
+
+
+@needs_zero
+def test_the_shipped_network_plays_hermit_in_the_arena_and_is_offered() -> None:
+    assert (DATA / f"{data_name(new_game('hermit', size=5))}.onnx").exists()
+    assert "zero" in offered_levels("hermit")
+    standings = run_arena("hermit", ["zero:playouts=16", "random"], 2, seed=1, backend=SerialBackend())
+    assert standings.games == 2
+
+
+@needs_zero
+def test_the_zero_player_without_search_plays_a_legal_move() -> None:
+    state = new_game("hermit", size=5).play("Ra1H")
+    assert state.is_legal(make_player("zero:playouts=0", "hermit", seed=1).step(state))
+
+
+@pytest.mark.slow
+def test_bordspel_train_runs_a_round_and_writes_its_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bordspel.cli import main
+
+    arguments = ["train", "hermit", "-o", "size=3", "--out", str(tmp_path), "--rounds", "1", "--games", "4"]
+    assert (
+        main([*arguments, "--simulations", "4", "--width", "8", "--blocks", "1", "--match-games", "2"]) == 0
+    )
+    assert "round 1 · " in capsys.readouterr().out and "vs medium" in (tmp_path / "history.json").read_text()
+    for name in ("checkpoint.pt", "network.onnx", "history.json", "curve.png"):
+        assert (tmp_path / name).exists(), name
+    start = new_game("hermit", size=3)
+    assert start.is_legal(
+        make_player(f"zero:model={tmp_path / 'network.onnx'},playouts=8", "hermit").step(start)
+    )
+
+
+def test_without_onnxruntime_zero_is_not_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a)
+    )
+    assert "zero" not in offered_levels("hermit") and "medium" in offered_levels("hermit")
