@@ -84,6 +84,8 @@ def test_reading_comments_and_numbers() -> None:
         (RECORD.replace('[Result "*"]', '[Result "1-0"]'), "the result is 1-0"),
         (RECORD.replace('...."]', '..."]'), "tags: "),
         (RECORD + '[Event "late"]\n', "line 7: a second game starts here"),
+        (RECORD.replace('[Result "*"]', '[Termination "time"]\n[Result "1-0-0"]'), "3 scores for 2 players"),
+        (RECORD.replace('[Result "*"]', '[Termination "time"]\n[Result "0-0"]'), "neither a draw nor"),
     ],
 )
 def test_malformed_records_name_the_problem(text: str, message: str) -> None:
@@ -103,3 +105,13 @@ def test_write_and_read_files(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="UTF-8"):
         Game.read(tmp_path / "binary")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("result, winners", [("1-0", {0}), ("0-1", {1}), ("1/2-1/2", set())])
+def test_an_ending_the_moves_do_not_reach_is_kept_with_its_reason(result: str, winners: set[int]) -> None:
+    text = RECORD.replace('[Result "*"]', f'[Termination "agreement"]\n[Result "{result}"]')
+    text = text.replace(" *\n", f" {result}\n")
+    game = Game.from_record(text)
+    assert game.ending is not None and game.ending.winners == winners
+    assert game.outcome() == game.ending and game.ending.termination == "agreement"
+    assert "Termination" not in game.tags and Game.from_record(game.to_record()).outcome() == game.ending

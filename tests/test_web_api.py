@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from bordspel.core import available_games
+from bordspel.core import Outcome, available_games
 from bordspel.record import Game
 from bordspel.web.app import create_app
 
@@ -152,7 +152,10 @@ def test_resignation_ends_the_game_and_is_in_the_record(client: TestClient) -> N
     assert act(client, game, 0, "undo", version=1).status_code == 409
     record = client.get(f"/api/games/{game['id']}/record").text
     assert '[Resigned "2"]' in record and '[Termination "resignation"]' in record
-    assert Game.from_record(record).tags["Winners"] == "1 3"
+    assert '[Result "1-0-1-0"]' in record and '[Seat1 "human"]' in record and "Rated" not in record
+    read = Game.from_record(record)
+    assert read.outcome() == Outcome(frozenset({0, 2}), "resignation", 4) and not read.state.is_over()
+    assert read.to_record() == record
 
 
 @pytest.mark.parametrize(

@@ -118,7 +118,7 @@ def test_a_flag_falls_with_nobody_watching_and_a_late_move_changes_nothing(
     assert view["outcome"] == {"winners": [1], "termination": "time", "result": "0-1"}
     assert view["clock"]["running"] is None and view["clock"]["remaining"][0] == 0
     record = client.get(f"/api/games/{game['id']}/record").text
-    assert '[Termination "time"]' in record and '[Flagged "1"]' in record
+    assert '[Termination "time"]' in record and '[Flagged "1"]' in record and '[Result "0-1"]' in record
     late = client.post(
         f"/api/games/{game['id']}/moves",
         json={"version": view["version"], "move": "Ra1U"},

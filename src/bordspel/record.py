@@ -158,6 +158,9 @@ class Game:
         self.root = GameNode(start)
         """The start of the game tree (its ``comment`` is the comment on the whole game)."""
         self.tags: dict[str, str] = dict(tags or {})
+        self.ending: Outcome | None = None
+        """An end the moves do not reach (a resignation, a flag fall, a draw agreed): its
+        ``termination`` is written as the ``Termination`` tag, its result as the record's."""
 
     @classmethod
     def new(cls, game: str, **options: Any) -> Game:
@@ -201,15 +204,18 @@ class Game:
         return last.move
 
     def outcome(self) -> Outcome | None:
-        """The outcome at the end of the main line (None while the game goes on)."""
-        return self.state.outcome()
+        """The outcome at the end of the main line, else ``ending`` (None while the game goes on)."""
+        return self.state.outcome() or self.ending
 
     # -- records ---------------------------------------------------------------------------
     def to_record(self) -> str:
         """The record text: tags, a blank line, the move tree and the result."""
         outcome = self.outcome()
         result = outcome.result_str() if outcome else "*"
-        tags = {"Game": self.start.name, "Start": self.start.to_str(), **self.tags, "Result": result}
+        tags = {"Game": self.start.name, "Start": self.start.to_str(), **self.tags}
+        if outcome is not None and outcome is self.ending:
+            tags["Termination"] = outcome.termination
+        tags["Result"] = result
         lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
         movetext = _MovetextWriter(self.start.num_players).write(self.root, result)
         return "\n".join([*lines, "", movetext, ""])
@@ -482,10 +488,32 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def _check_result(game: Game, result: str | None) -> None:
+    """The result must be the moves' own, unless they leave the game going on and a
+    ``Termination`` tag says why it ended anyway: then it is the game's ``ending``."""
     outcome = game.outcome()
     actual = outcome.result_str() if outcome else "*"
-    if result is not None and result != actual:
-        raise RecordError(f"the record says the result is {result}, but its moves give {actual}")
+    if result is None or result == actual:
+        return
+    if outcome is None and "Termination" in game.tags:
+        game.ending = _declared(result, game.tags.pop("Termination"), game.start.num_players)
+        return
+    raise RecordError(
+        f"the record says the result is {result}, but its moves give {actual} "
+        "(a game that ended otherwise, such as by resignation, says so in a Termination tag)"
+    )
+
+
+def _declared(result: str, termination: str, num_players: int) -> Outcome:
+    """The outcome a record's result gives to a game its moves leave going on."""
+    scores = result.split("-")
+    if len(scores) != num_players:
+        raise RecordError(f"the result {result} gives {len(scores)} scores for {num_players} players")
+    if all(score == "1/2" for score in scores):
+        return Outcome(frozenset(), termination, num_players)
+    if "1/2" in scores or "1" not in scores:
+        raise RecordError(f"the result {result} is neither a draw nor names a winner")
+    winners = frozenset(seat for seat, score in enumerate(scores) if score == "1")
+    return Outcome(winners, termination, num_players)
 
 
 def read_games(source: str | Path | TextIO) -> Iterator[Game]:

@@ -212,23 +212,20 @@ def _outcome_view(ended: Outcome) -> dict[str, Any]:
 
 
 def record_text(stored: StoredGame) -> str:
-    """The game record with who sat where, its time control and any resignation or flag fall;
-    readable by ``Game.from_record``."""
+    """The game record with who sat where (``SeatN``: ``human`` or the computer's level; ``PlayerN``:
+    the account's name), whether it was rated, its time control and any resignation or flag fall
+    (the result then is the game's, with its ``Termination``); readable by ``Game.from_record``."""
     tags = {f"Seat{i + 1}": spec for i, spec in enumerate(stored.seats)}
+    tags.update({f"Player{i + 1}": name for i, name in enumerate(stored.players) if name is not None})
+    if stored.rated:
+        tags["Rated"] = "yes"
     if stored.clock is not None:
         tags["TimeControl"] = stored.clock.control.label()
     loser = stored.resigned if stored.resigned is not None else stored.flag_down()
     ended = outcome(stored)
     if loser is not None and ended is not None:
-        tags.update(
-            Termination=ended.termination,
-            **(
-                {"Resigned": str(loser + 1)}
-                if ended.termination == "resignation"
-                else {"Flagged": str(loser + 1)}
-            ),
-            Winners=" ".join(str(seat + 1) for seat in sorted(ended.winners)),
-        )
+        tags["Resigned" if ended.termination == "resignation" else "Flagged"] = str(loser + 1)
+        stored.game.ending = ended
     stored.game.tags.update(tags)
     return stored.game.to_record()
 

@@ -15,7 +15,7 @@
       password_rule: "At least 8 characters.",
       claimed: "{n} games played in this browser are now on your profile.",
       claimed_one: "The game played in this browser is now on your profile.",
-      ratings: "Ratings", no_ratings: "No rated games yet.", rating_games: "{n} rated games",
+      ratings: "Ratings", no_ratings: "No rated games yet.", rating_games: "{n} rated games", rating_games_one: "{n} rated game",
       provisional: "provisional", games_heading: "Games", all_games: "All games", all_results: "All results",
       played_win: "won", played_loss: "lost", played_draw: "draw", played_ongoing: "in progress",
       no_games: "No games to show.", against: "against {names}", anonymous: "anonymous", rated: "rated",
@@ -30,7 +30,7 @@
       password_rule: "Minstens 8 tekens.",
       claimed: "{n} partijen uit deze browser staan nu op je profiel.",
       claimed_one: "De partij uit deze browser staat nu op je profiel.",
-      ratings: "Ratings", no_ratings: "Nog geen partijen met rating.", rating_games: "{n} partijen met rating",
+      ratings: "Ratings", no_ratings: "Nog geen partijen met rating.", rating_games: "{n} partijen met rating", rating_games_one: "{n} partij met rating",
       provisional: "voorlopig", games_heading: "Partijen", all_games: "Alle spellen", all_results: "Alle uitslagen",
       played_win: "gewonnen", played_loss: "verloren", played_draw: "gelijkspel", played_ongoing: "bezig",
       no_games: "Geen partijen om te tonen.", against: "tegen {names}", anonymous: "anoniem", rated: "met rating",
@@ -128,7 +128,7 @@
     const count = sessionStorage.getItem("bordspel.claimed");
     if (!count) return;
     sessionStorage.removeItem("bordspel.claimed");
-    const note = element("p", { class: "notice card", role: "status", id: "claimed", text: t(count === "1" ? "claimed_one" : "claimed", { n: count }) });
+    const note = element("p", { class: "notice card", role: "status", id: "claimed", text: t("claimed", { n: Number(count) }) });
     $("main").prepend(note);
   }
 

@@ -37,7 +37,7 @@ const bordspel = (() => {
       hint: "Hint", hint_thinking: "Thinking…", hint_move: "Best move: {move}",
       hint_line: "Likely play: {line}", result_win: "You can force a win.", result_draw: "With best play on both sides it is a draw.",
       result_loss: "Your opponent can force a win whatever you play; this move holds out longest.",
-      ends_in: "The game can end in {n} moves.", eval_better: "The computer thinks you stand better",
+      ends_in: "The game can end in {n} moves.", ends_in_one: "The game can end with the next move.", eval_better: "The computer thinks you stand better",
       eval_worse: "The computer thinks your opponent stands better", eval_even: "The computer sees the position as even",
       looked_ahead: "{judgement}, looking {depth} moves ahead.", known: "The computer plays this move from what it knows, without a search.",
       gods: "God", random: "draw at random", or: " or ", end_turn: "End turn", or_end: "{prompt}, or end your turn",
@@ -54,7 +54,7 @@ const bordspel = (() => {
       lobby: "Lobby", open_challenges: "Open challenges", open_challenges_text: "Accept one to play at once, or post your own below.",
       post_challenge: "Post a challenge", time_control: "Time control", your_seat: "Your seat", rated_game: "Rated", casual: "Casual",
       post: "Post", games_in_progress: "Games in progress", no_challenges: "No open challenges: post one.",
-      no_games: "No games in progress.", no_clock: "no clock", days: "{n} days per move", minutes: "{m} min + {s} s",
+      no_games: "No games in progress.", no_clock: "no clock", days: "{n} days per move", days_one: "{n} day per move", minutes: "{m} min + {s} s",
       accept_challenge: "Accept", take_seat: "Take a seat", cancel: "Cancel", watch: "Watch", waiting_players: "waiting for players…",
       seats_taken: "{taken} of {seats} seats taken", yours: "your challenge", you_sit: "you sit here",
     },
@@ -85,7 +85,7 @@ const bordspel = (() => {
       hint: "Tip", hint_thinking: "Denkt na…", hint_move: "Beste zet: {move}",
       hint_line: "Vervolg: {line}", result_win: "Je kunt de winst afdwingen.", result_draw: "Met het beste spel van beide kanten wordt het remise.",
       result_loss: "Je tegenstander kan de winst afdwingen, wat je ook speelt; deze zet houdt het langst vol.",
-      ends_in: "Het spel kan in {n} zetten eindigen.", eval_better: "De computer vindt dat jij beter staat",
+      ends_in: "Het spel kan in {n} zetten eindigen.", ends_in_one: "Het spel kan met de volgende zet eindigen.", eval_better: "De computer vindt dat jij beter staat",
       eval_worse: "De computer vindt dat je tegenstander beter staat", eval_even: "De computer ziet de stelling als gelijk",
       looked_ahead: "{judgement}, {depth} zetten vooruitkijkend.", known: "De computer speelt deze zet uit wat hij weet, zonder te zoeken.",
       gods: "God", random: "willekeurig trekken", or: " of ", end_turn: "Beurt klaar", or_end: "{prompt}, of maak je beurt af",
@@ -102,7 +102,7 @@ const bordspel = (() => {
       lobby: "Lobby", open_challenges: "Open uitdagingen", open_challenges_text: "Neem er een aan om meteen te spelen, of plaats hieronder je eigen.",
       post_challenge: "Plaats een uitdaging", time_control: "Bedenktijd", your_seat: "Jouw plaats", rated_game: "Met rating", casual: "Vriendschappelijk",
       post: "Plaatsen", games_in_progress: "Lopende spellen", no_challenges: "Geen open uitdagingen: plaats er een.",
-      no_games: "Geen lopende spellen.", no_clock: "geen klok", days: "{n} dagen per zet", minutes: "{m} min + {s} s",
+      no_games: "Geen lopende spellen.", no_clock: "geen klok", days: "{n} dagen per zet", days_one: "{n} dag per zet", minutes: "{m} min + {s} s",
       accept_challenge: "Aannemen", take_seat: "Neem plaats", cancel: "Annuleren", watch: "Kijken", waiting_players: "wachten op spelers…",
       seats_taken: "{taken} van {seats} plaatsen bezet", yours: "jouw uitdaging", you_sit: "jij zit hier",
     },
@@ -122,8 +122,11 @@ const bordspel = (() => {
     return (navigator.languages || [navigator.language || "en"]).some((l) => l.toLowerCase().startsWith("nl")) ? "nl" : "en";
   }
 
+  // A text in the page's language; a count ``n`` of one takes the key's ``_one`` form if it has one.
   function t(key, params = {}) {
-    const text = TEXT[language][key] ?? TEXT.en[key] ?? key;
+    const one = typeof params.n === "number" && new Intl.PluralRules(language).select(params.n) === "one";
+    const form = one && (`${key}_one` in TEXT[language] || `${key}_one` in TEXT.en) ? `${key}_one` : key;
+    const text = TEXT[language][form] ?? TEXT.en[form] ?? key;
     return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
   }
 
