@@ -128,6 +128,7 @@ def test_meet_in_the_lobby_play_on_the_clock_until_a_flag_falls_rematch_and_anal
     host.click("#rematch")
     expect(host.locator("#you")).to_have_text("You play second.")
     expect(guest.locator("#rematch")).to_have_text("Play the rematch", timeout=20_000)
+    expect(guest.locator("#status")).to_contain_text("A rated rematch has started")
     guest.click("#rematch")
     expect(guest.locator("#you")).to_have_text("You play first.")
     assert host.url.split("#")[0] == guest.url.split("#")[0] != finished.split("#")[0]

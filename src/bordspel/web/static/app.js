@@ -45,7 +45,7 @@ const bordspel = (() => {
       changed: "The game changed meanwhile; the board shows the current position.",
       replay_status: "Replaying move {ply} of {plies}", replay_status_start: "Replaying the start position ({plies} moves)",
       back_to_game: "Back to the game", tap_again: "tap the square again to play there, or tap another square",
-      time: "time ran out", days_left: "{n} d", join_rematch: "Play the rematch",
+      time: "time ran out", days_left: "{n} d", join_rematch: "Play the rematch", rematch_offered: "A rematch has started: Play the rematch takes your seat in it.", rated_rematch_offered: "A rated rematch has started: Play the rematch takes your seat in it.",
       analysis: "analysis board", analyse: "Analyse", engine: "Engine", position_editor: "Position",
       position_text: "Position (as text; edit it to set one up)", set_up: "Set up", start_position: "Start position",
       analysis_note: "Moves played here change no game.", take_back: "Take back",
@@ -93,7 +93,7 @@ const bordspel = (() => {
       changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
       replay_status: "Terugkijken: zet {ply} van {plies}", replay_status_start: "Terugkijken: de beginstelling ({plies} zetten)",
       back_to_game: "Terug naar het spel", tap_again: "tik nog eens op het veld om daar te spelen, of tik op een ander veld",
-      time: "tijd om", days_left: "{n} d", join_rematch: "Speel de revanche",
+      time: "tijd om", days_left: "{n} d", join_rematch: "Speel de revanche", rematch_offered: "Er is een revanche begonnen: Speel de revanche geeft je je plaats erin.", rated_rematch_offered: "Er is een revanche met rating begonnen: Speel de revanche geeft je je plaats erin.",
       analysis: "analysebord", analyse: "Analyseren", engine: "Engine", position_editor: "Stelling",
       position_text: "Stelling (als tekst; pas hem aan om er een op te zetten)", set_up: "Opzetten", start_position: "Beginstelling",
       analysis_note: "Zetten die je hier speelt veranderen geen spel.", take_back: "Terugnemen",
@@ -747,6 +747,7 @@ const bordspel = (() => {
       if (!winners.length) status.textContent = t("draw", { how });
       else if (winners.includes(view.you)) status.textContent = t("you_won", { how });
       else status.textContent = t("won", { names: winners.map((s) => seatName(view, s)).join(t("and")), how });
+      if (rematchWaits(view)) status.textContent += ` ${t(view.rated ? "rated_rematch_offered" : "rematch_offered")}`;
     } else if (view.seats[view.to_move] !== "human") {
       startThinking(page);
     } else if (view.to_move === view.you) {
@@ -755,6 +756,11 @@ const bordspel = (() => {
     } else {
       status.textContent = t(view.you === null ? "to_move" : "waiting", { name: seatName(view, view.to_move) });
     }
+  }
+
+  // Whether another person started a rematch in which this page's player has not taken a seat.
+  function rematchWaits(view) {
+    return Boolean(view.rematch) && role(view).person && !storedGames().some((game) => game.id === view.rematch);
   }
 
   // The words of the clicks that can come next ("pick a worker or choose where to build before
