@@ -22,7 +22,7 @@ from .variants import FIRST_IDS, FIRSTS, GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
 gymnasium = pytest.importorskip("gymnasium")
 
 from bordspel.rl.gymnasium import BordspelEnv  # noqa: E402
-from bordspel.rl.vector import BordspelVectorEnv, PythonBatch  # noqa: E402
+from bordspel.rl.vector import BordspelVectorEnv, MultiAgentVectorEnv, PythonBatch  # noqa: E402
 
 
 def seated(variants: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any], int]]:
@@ -206,6 +206,58 @@ def test_with_gods_the_python_batch_plays_the_sync_vector_s_games(
         obs, rewards, terminated, _, info = vector.step(actions)
         sync_obs, sync_rewards, sync_terminated, _, sync_info = sync.step(actions)
         assert np.array_equal(rewards, sync_rewards) and np.array_equal(terminated, sync_terminated)
+
+
+THREE: tuple[str, dict[str, Any]] = ("santorini", {"players": 3})
+
+
+def check_multi_agent(env: MultiAgentVectorEnv, steps: int, seed: int) -> None:
+    """Every game against the engine: the seat to move, its planes and mask, and every seat's
+    return when a game ends (-1 for the seat that played an illegal action, 0 for the others)."""
+    game, options = env.env.game, env.env.options
+    codec, start = codec_for(game), new_game(game, **options)
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    states, ended = [start] * env.num_envs, [False] * env.num_envs
+    assert info["current_player"].tolist() == [start.to_move] * env.num_envs
+    for _ in range(steps):
+        actions = random_actions(info["action_mask"], rng)
+        obs, rewards, terminated, _, info = env.step(actions)
+        for i, action in enumerate(actions.tolist()):
+            state, returns, done = states[i], [0.0] * env.num_players, False
+            if ended[i]:
+                state = start
+            elif not (0 <= action < codec.num_actions(start) and state.is_legal(codec.decode(state, action))):
+                returns[state.to_move], done = -1.0, True
+            else:
+                state = state.apply(codec.decode(state, action))
+                outcome = state.outcome()
+                returns, done = (returns, False) if outcome is None else (list(outcome.returns()), True)
+            assert info["current_player"][i] == (-1 if done else state.to_move)
+            assert rewards[i].tolist() == returns and terminated[i] == done
+            if not done:
+                assert np.array_equal(obs[i], codec.observe(state, state.to_move))
+                assert np.array_equal(info["action_mask"][i], codec.mask(state))
+            states[i], ended[i] = state, done
+
+
+@pytest.mark.parametrize("steps", sizes(12, 60))
+@pytest.mark.parametrize("python", [False, True], ids=["compiled", "python"])
+@pytest.mark.parametrize("game, options", [*FIRSTS, THREE], ids=[*FIRST_IDS, "santorini-3p"])
+def test_the_multi_agent_view_gives_every_seat_its_return(
+    game: str, options: dict[str, Any], python: bool, steps: int
+) -> None:
+    env = MultiAgentVectorEnv(3, game, **options)
+    assert env.possible_agents == [f"player_{seat}" for seat in range(env.num_players)]
+    if python:
+        env.env.batch = PythonBatch(env.env.start, 3, -1, None, options)
+    check_multi_agent(env, steps, seed=4)
+
+
+def test_the_multi_agent_view_plays_gods() -> None:
+    env = MultiAgentVectorEnv(2, "santorini", gods="apollo/pan")
+    assert isinstance(env.env.batch, PythonBatch)
+    check_multi_agent(env, steps=4, seed=2)
 
 
 def trajectory(vector: BordspelVectorEnv, seed: int | list[int], steps: int) -> list[np.ndarray]:

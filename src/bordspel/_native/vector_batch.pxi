@@ -83,6 +83,17 @@ cdef class VectorBatch:
                         rewards[i] = result
                 self._write(i, obs, masks)
 
+    def seats(self, int32_t[::1] to_move, double[:, ::1] returns):
+        """Each game's seat to move (-1 once it is over) and every seat's result in a game that
+        is over (0 while it goes on)."""
+        cdef int i, seat, result
+        with nogil:
+            for i in range(self.n):
+                for seat in range(returns.shape[1]):
+                    result = self._result(i, seat)
+                    returns[i, seat] = 0.0 if result == ONGOING else result
+                to_move[i] = -1 if self.finished[i] else self._to_move(i)
+
     cdef void _restart(self, int i, int32_t* replies, int width) noexcept nogil:
         cdef int k
         self._start(i)

@@ -46,7 +46,16 @@ from bordspel.core import BordspelError, Part, State, game_part, game_spec, new_
 from bordspel.rl import draws_start, seat_moves
 from bordspel.rl.codecs import codec_for
 
-__all__ = ["VECTOR_PART", "Batch", "BatchFactory", "BordspelVectorEnv", "PythonBatch", "Step"]
+__all__ = [
+    "VECTOR_PART",
+    "Batch",
+    "BatchFactory",
+    "BordspelVectorEnv",
+    "MultiAgentStep",
+    "MultiAgentVectorEnv",
+    "PythonBatch",
+    "Step",
+]
 
 Int8s = npt.NDArray[np.int8]
 
@@ -76,6 +85,10 @@ class Batch(Protocol):
         replies: Any,
     ) -> None:
         """Play each game's action and the opponent's replies (next-step autoreset)."""
+
+    def seats(self, to_move: Any, returns: Any) -> None:
+        """Each game's seat to move (-1 once it is over) and every seat's result in a game that
+        is over (0 while it goes on)."""
 
 
 BatchFactory = Callable[[State, int, int, "str | None"], "Batch | None"]
@@ -195,6 +208,52 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         return info
 
 
+MultiAgentStep = tuple[
+    Int8s, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+]
+
+
+class MultiAgentVectorEnv:
+    """``num_envs`` games of self-play seen by every seat at once, as pgx shows its games (the
+    multi-agent view of :class:`BordspelVectorEnv` with ``opponent=None``).
+
+    The agents are PettingZoo's ``player_0`` ... ``player_{P-1}`` (seat order). Each step plays
+    one action per game, the move of its seat to move (``info["current_player"]``, -1 in a game
+    that is over and starts anew at the next step); observations and ``info["action_mask"]`` are
+    that seat's. Rewards have shape ``(num_envs, P)``: every seat's return in the step its game
+    ends (a team shares its result), 0 otherwise; an illegal action ends its game with -1 for the
+    seat that played it and 0 for the others. Seeding and autoreset are the vector env's.
+    """
+
+    def __init__(self, num_envs: int = 1, game: str = "hermit", copy: bool = True, **options: Any) -> None:
+        self.env = BordspelVectorEnv(num_envs, game, opponent=None, copy=copy, **options)
+        self.num_envs, self.num_players = num_envs, self.env.start.num_players
+        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self.single_observation_space = self.env.single_observation_space
+        self.single_action_space = self.env.single_action_space
+        self._to_move = np.zeros(num_envs, np.int32)
+        self._returns = np.zeros((num_envs, self.num_players), np.float64)
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Int8s, dict[str, Any]]:
+        """Start the games anew (as :meth:`BordspelVectorEnv.reset`)."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.env.batch.seats(self._to_move, self._returns)
+        return obs, {**info, "current_player": self._to_move.copy()}
+
+    def step(self, actions: Any) -> MultiAgentStep:
+        """Each game's move of its seat to move; see the class docstring."""
+        actors = self._to_move.copy()
+        obs, _, terminated, truncated, info = self.env.step(actions)
+        self.env.batch.seats(self._to_move, self._returns)
+        rewards = np.where(terminated[:, None], self._returns, 0.0)
+        illegal = np.flatnonzero(info["illegal_action"])
+        rewards[illegal] = 0.0
+        rewards[illegal, actors[illegal]] = -1.0
+        return obs, rewards, terminated, truncated, {**info, "current_player": self._to_move.copy()}
+
+
 def _most_replies(start: State, options: dict[str, Any]) -> int:
     """How many moves the opponents may make in one step: one against one player; with more
     seats, a seat that drops out watches the others play on to the end (the game's longest)."""
@@ -259,6 +318,13 @@ class PythonBatch:
             else:
                 rewards[i], terminated[i] = self._play(i, action, replies)
             self._write(i, obs, masks)
+
+    def seats(self, to_move: Any, returns: Any) -> None:
+        """Each game's seat to move and its seats' results (see :class:`Batch`)."""
+        for i, state in enumerate(self.states):
+            outcome = state.outcome()
+            to_move[i] = -1 if self.finished[i] else state.to_move
+            returns[i] = 0.0 if outcome is None else outcome.returns()
 
     def _restart(self, i: int, replies: Any) -> None:
         rng = self.generators[i]
