@@ -125,6 +125,41 @@ def tiny_trainer(out: Path):
 
 
 @pytest.mark.slow
+class FirstPositions(UniformNetwork):
+    """The uniform network that keeps the planes of its first call (the match games' roots)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: Floats | None = None
+
+    def __call__(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        if self.first is None:
+            self.first = planes.copy()
+        return super().__call__(planes, masks)
+
+
+@pytest.mark.slow
+def test_match_games_open_with_random_plies_that_a_seed_repeats() -> None:
+    pytest.importorskip("torch")
+    from bordspel.zero.train import play_matches
+
+    start = new_game("tictactoe")
+
+    def first_roots(seed: int, opening: int) -> Floats:
+        network = FirstPositions()
+        score = play_matches(start, encoder_of(start), network, "random", 8, 4, seed, opening)
+        assert 0 <= score <= 1
+        assert network.first is not None
+        return network.first
+
+    opened = first_roots(3, 2)
+    assert len(opened) == 4  # the network's seat is to move after two plies in games 0, 2, 4, 6
+    assert all(plane.sum() == opened[0].sum() for plane in opened)  # two marks on each board
+    assert len({plane.tobytes() for plane in opened}) > 1
+    assert np.array_equal(opened, first_roots(3, 2))
+    assert len({plane.tobytes() for plane in first_roots(3, 0)}) == 1
+
+
 def test_a_resumed_run_goes_on_exactly_as_an_unbroken_one(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")

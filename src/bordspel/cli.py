@@ -195,6 +195,7 @@ TRAIN_SETTINGS: list[tuple[str, Callable[[str], Any], str]] = [
     ("blocks", int, "the network's residual blocks (default 3)"),
     ("match_games", int, "games against each opponent at a measurement (default 20)"),
     ("match_minutes", float, "minutes between matches against the opponents (default 5)"),
+    ("match_opening", int, "random plies opening each pair of match games (default 2)"),
     ("seed", int, "the run's seed (default 0)"),
 ]
 

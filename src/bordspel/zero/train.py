@@ -70,6 +70,8 @@ class Settings:
     match_simulations: int = 64
     match_minutes: float = 5.0
     """Minutes of training between two rounds of matches against ``opponents``."""
+    match_opening: int = 2
+    """Random plies that open each pair of match games (played from both seats), so they differ."""
     opponents: tuple[str, ...] = ("random", "easy", "medium")
     seed: int = 0
 
@@ -106,13 +108,15 @@ def play_matches(
     games: int,
     simulations: int,
     seed: int,
+    opening: int = 0,
 ) -> float:
     """The network's score with search (1 a win, 1/2 a draw) against ``opponent`` over ``games``
-    games played at once, seats alternating; its moves are the most visited."""
+    games played at once, seats alternating; its moves are the most visited. Each pair of games
+    starts from the same ``opening`` random plies, the network on either seat."""
     settings = SearchSettings(simulations=simulations)
     rng = np.random.default_rng(seed)
     players = [make_player(opponent, start.name, seed=seed + i) for i in range(games)]
-    states = [start] * games
+    states = [_opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
     try:
         while True:
             ours = [i for i, s in enumerate(states) if not s.is_over() and s.to_move == i % 2]
@@ -134,6 +138,16 @@ def play_matches(
         assert outcome is not None
         points += 0.5 if outcome.is_draw else float(i % 2 in outcome.winners)
     return points / games
+
+
+def _opened(start: State, plies: int, rng: random.Random) -> State:
+    """The position after up to ``plies`` random moves from ``start``."""
+    state = start
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state = state.apply(state.random_move(rng))
+    return state
 
 
 @dataclass
@@ -297,6 +311,7 @@ class Trainer:
                 point[f"vs {opponent}"] = play_matches(
                     self.start, self.encoder, evaluate, opponent, self.settings.match_games,
                     self.settings.match_simulations, self.settings.seed + self.progress.rounds,
+                    self.settings.match_opening,
                 )  # fmt: skip
         self.progress.history.append(point)
         return point
@@ -378,12 +393,7 @@ class Trainer:
 
     # -- self-play details ---------------------------------------------------------------------------
     def _opening(self) -> State:
-        state = self.start
-        for _ in range(self.random.randint(0, self.settings.opening_plies)):
-            if state.is_over():
-                break
-            state = state.apply(state.random_move(self.random))
-        return state
+        return _opened(self.start, self.random.randint(0, self.settings.opening_plies), self.random)
 
     def _choose(self, shares: np.ndarray, ply: int) -> int:
         if ply < self.settings.temperature_plies:
