@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bordspel.cli import main
+from bordspel.cli import build_parser, main
 from bordspel.record import Game
 
 from .variants import IDS, VARIANTS
@@ -24,6 +24,34 @@ def test_perft_from_a_position(capsys: pytest.CaptureFixture[str]) -> None:
     position = "00000/00000/00000/00000/00000 workers=b3d3,c2c4 turn=1 players=2"
     assert main(["perft", "santorini", "1", "--position", position]) == 0
     assert "depth 1: 68 " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command, pairs",
+    [
+        (["train", "hermit", "--size", "6"], ["size=6"]),
+        (
+            ["perft", "santorini", "1", "--players", "3", "--finite-supply"],
+            ["players=3", "finite_supply=yes"],
+        ),
+        (["play", "quarto", "--no-advanced", "-o", "pieces=p.txt"], ["advanced=no", "pieces=p.txt"]),
+        (["arena", "santorini", "random", "random", "--gods", "apollo,pan"], ["gods=apollo,pan"]),
+    ],
+)
+def test_game_options_have_flags_of_their_own(command: list[str], pairs: list[str]) -> None:
+    assert sorted(build_parser().parse_args(command).option) == sorted(pairs)
+
+
+def test_options_that_are_not_a_number_yes_or_no_or_a_word_are_set_with_o_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--seed`` and ``--workers`` keep one meaning: the command's own, where it has one."""
+    play = build_parser().parse_args(["play", "santorini", "--seed", "4"])
+    assert (play.seed, play.option) == (4, [])
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["perft", "santorini", "1", "--seed", "4"])
+    assert main(["perft", "santorini", "1", "-o", "workers=4"]) == 2
+    assert "workers is a list of squares" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("game, options", VARIANTS, ids=IDS)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bordspel.core import BordspelError, Move, Part, State, available_games, game_class, game_part, part_path
-from bordspel.game_options import parse_options
+from bordspel.game_options import option_defaults, parse_options
 
 __all__ = ["SOLVER_PART", "Solver", "main"]
 
@@ -170,8 +170,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         from bordspel.zero.train import train_from_arguments
     except ImportError as error:
-        raise SystemExit(f"bordspel train needs the train extra ({error.name} is missing): "
-                         "pip install 'bordspel[train]'") from None  # fmt: skip
+        raise SystemExit(
+            f"bordspel train needs the train extra ({error.name} is missing): pip install 'bordspel[train]'"
+        ) from None
     return train_from_arguments(args)
 
 
@@ -454,6 +455,40 @@ def _count(text: str) -> int:
     return value
 
 
+def add_game_option_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag for every game option given as a number, yes or no, or a word (``--size 6``,
+    ``--advanced``/``--no-advanced``, ``--gods apollo/pan``), each the same as ``-o NAME=VALUE``;
+    ``workers``, ``pieces`` and ``seed`` are set with ``-o`` only."""
+    games: dict[str, list[str]] = {}
+    defaults: dict[str, Any] = {}
+    for game in available_games():
+        for name, default in option_defaults(game).items():
+            if isinstance(default, (bool, int, str)):
+                games.setdefault(name, []).append(game)
+                defaults[name] = default
+    group = parser.add_argument_group("game options (each the same as -o NAME=VALUE)")
+    for name, owners in games.items():
+        flag, owned = "--" + name.replace("_", "-"), ", ".join(owners)
+        if isinstance(defaults[name], bool):
+            for prefix, value in (("--", "yes"), ("--no-", "no")):
+                group.add_argument(
+                    prefix + flag[2:],
+                    dest="option",
+                    action="append_const",
+                    const=f"{name}={value}",
+                    help=f"{owned}: -o {name}={value}",
+                )
+        else:
+            group.add_argument(
+                flag,
+                dest="option",
+                action="append",
+                metavar=name.upper(),
+                type=functools.partial("{}={}".format, name),
+                help=f"{owned}: -o {name}=...",
+            )
+
+
 class VersionAction(argparse.Action):
     """``--version``: the version and whether the compiled modules are in use, then exit."""
 
@@ -482,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(run=cmd_games)
+    with_game_options: list[argparse.ArgumentParser] = []
 
     def game_command(name: str, text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text)
@@ -494,6 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME=VALUE",
             help="a game option, e.g. size=6, players=3, finite_supply=yes, advanced=yes",
         )
+        with_game_options.append(sub)
         return sub
 
     play = game_command("play", "play in the terminal against the computer or another person")
@@ -565,6 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     arena.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
     arena.set_defaults(run=cmd_arena)
+    with_game_options.append(arena)
     add_solve_command(commands)
     add_verify_command(commands)
     serve = commands.add_parser("serve", help="start the browser app (needs the web extra)")
@@ -651,6 +689,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--svg", metavar="DIR", help="write every position as an SVG picture")
     show.add_argument("--plain", action="store_true", help="no colours")
     show.set_defaults(run=cmd_show)
+    for sub in with_game_options:
+        add_game_option_flags(sub)
     return parser
 
 

@@ -302,6 +302,10 @@ class SantoriniState(PicturedState[SantoriniMove]):
         colours = 2 if players == 4 else players
         cells = [-1] * (2 * colours)
         if workers is not None:
+            if isinstance(workers, (str, int)) or not isinstance(workers, Sequence):
+                raise BordspelError(
+                    f"workers is a list of squares (row, column), two per colour, not {workers!r}"
+                )
             cells = list(SantoriniBoard.from_positions(list(workers)).workers)
             if len(cells) != 2 * colours:
                 raise BordspelError(f"{players} players need {2 * colours} workers, not {len(cells)}")
