@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from bordspel.core import Outcome, available_games
 from bordspel.record import Game
 from bordspel.web.app import create_app
+from bordspel.zero import zero_available
 
 JSON = {"Content-Type": "application/json"}
 
@@ -231,6 +232,17 @@ def test_bad_moves_change_nothing(client: TestClient, body: dict[str, Any], stat
     response = act(client, game, 0, "moves", **body)
     assert response.status_code == status and reason in response.json()["error"], response.text
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+@pytest.mark.skipif(not zero_available("hermit"), reason="needs onnxruntime and a shipped network")
+def test_zero_sits_only_where_a_network_is_shipped_for_the_options(client: TestClient) -> None:
+    refused = client.post(
+        "/api/games", json={"game": "hermit", "options": {"size": 4}, "seats": ["human", "zero"]}
+    )
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"].startswith("zero plays hermit only with size=5 (its trained networks)")
+    game = new(client, "hermit", ["human", "zero"], size=5)
+    assert game["seats"][1] == "zero"
 
 
 def test_a_5000_digit_version_is_a_bad_request(client: TestClient) -> None:

@@ -22,6 +22,7 @@ from bordspel.core import available_games, new_game
 from bordspel.games.hermit.svg import BLOCK_COLOURS
 from bordspel.guide import guide_of
 from bordspel.web.app import create_app
+from bordspel.zero import zero_available
 from tests.live import serving
 from tests.test_web_browser import chromium, click_squares, game_page, post, start, wait_for_turn
 
@@ -100,12 +101,39 @@ def test_a_computer_move_asked_for_twice_shows_no_error(browser: Browser, base_u
     page.context.close()
 
 
+@pytest.mark.skipif(not zero_available("hermit"), reason="zero needs onnxruntime and a shipped network")
+def test_zero_can_be_chosen_only_for_options_a_network_was_shipped_for(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{base_url}/?game=hermit")
+    zero = page.locator("#seat-1 option[value=zero]")
+    page.fill("#options input[name=size]", "5")
+    expect(zero).to_be_enabled()
+    page.fill("#options input[name=size]", "4")
+    expect(zero).to_be_disabled()
+    expect(zero).to_have_text("Computer (zero): no network for these options")
+    page.goto(f"{base_url}/?game=santorini")
+    zero = page.locator("#seat-1 option[value=zero]")
+    expect(zero).to_be_enabled()
+    page.select_option("#seat-0-gods", "apollo")
+    expect(zero).to_be_disabled()
+    page.close()
+
+
 def test_the_start_page_offers_no_baseline_levels(browser: Browser, base_url: str) -> None:
     page = browser.new_page()
     page.goto(f"{base_url}/?game=santorini")
     page.wait_for_selector("#seats select")
     offered = page.locator("#seat-1 option").evaluate_all("options => options.map(o => o.value)")
-    assert offered == ["human", "easy", "medium", "hard", "perfect"]
+    assert offered == [
+        "human",
+        "easy",
+        "medium",
+        "hard",
+        "perfect",
+        *(["zero"] if zero_available("santorini") else []),
+    ]
     page.close()
     with urllib.request.urlopen(f"{base_url}/api/meta") as answer:
         meta: dict[str, Any] = json.load(answer)

@@ -221,7 +221,7 @@ class Api:
         data = await read_json(request)
         game = _field(data, "game", str)
         start = await run_in_threadpool(start_state, game, data.get("options", {}))
-        seats = check_seats(game, data.get("seats"), start.num_players)
+        seats = check_seats(start, data.get("seats"))
         clock = self.time_control(data)
         creator, limit = request.client.host if request.client else "", self.settings.games_per_minute
         you = seats.index(HUMAN) if HUMAN in seats else 0

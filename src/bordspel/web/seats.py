@@ -10,8 +10,9 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from bordspel.ai.registry import offered_levels
-from bordspel.core import BordspelError
+from bordspel.core import BordspelError, State
 from bordspel.web.store import HUMAN
+from bordspel.zero import network_options, plays_options
 
 __all__ = ["HUMAN", "BadSeat", "bearer_token", "budgeted_spec", "check_seats", "seat_choices"]
 
@@ -28,8 +29,10 @@ def seat_choices(game: str) -> list[str]:
     return [HUMAN, *offered_levels(game)]
 
 
-def check_seats(game: str, seats: object, count: int) -> list[str]:
-    """The seats, when there are ``count`` of them and each is a person or a named level."""
+def check_seats(start: State, seats: object) -> list[str]:
+    """The seats of a game from ``start``, when there is one for each of its players and each is
+    a person or a named level that plays these options."""
+    game, count = start.name, start.num_players
     if not isinstance(seats, list):
         raise BadSeat("give 'seats' as a list: 'human' or a level for each seat")
     if len(seats) != count:
@@ -38,6 +41,12 @@ def check_seats(game: str, seats: object, count: int) -> list[str]:
     for seat in seats:
         if not isinstance(seat, str) or seat not in choices:
             raise BadSeat(f"every seat is one of {', '.join(choices)}")
+    if "zero" in seats and not plays_options(start):
+        trained = " or ".join(", ".join(f"{k}={v}" for k, v in o.items()) for o in network_options(game))
+        raise BadSeat(
+            f"zero plays {game} only with {trained} (its trained networks): "
+            "choose those options or another level for its seat"
+        )
     return seats
 
 

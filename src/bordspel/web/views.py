@@ -30,6 +30,7 @@ from bordspel.web.actions import outcome
 from bordspel.web.ratings import computer_ratings
 from bordspel.web.seats import HUMAN, seat_choices
 from bordspel.web.store import NotFound, StoredGame
+from bordspel.zero import network_options
 
 __all__ = [
     "MOVE_PARTS_PART",
@@ -247,7 +248,8 @@ def _offered(default: object, limit: dict[str, Any]) -> bool:
 def meta() -> dict[str, Any]:
     """The games, the options a start page can offer with their limits, and the seats' choices:
     the ``levels`` to offer players and the frozen ``baselines`` (``hard-v1``), kept for research
-    (a seat may still be one), and the levels' fixed ``level_ratings`` (``bordspel.web.ratings``)."""
+    (a seat may still be one), the levels' fixed ``level_ratings`` (``bordspel.web.ratings``) and
+    the ``zero_options``, the options of each shipped network (``zero`` plays only those)."""
     games = {}
     for name in available_games():
         levels = seat_choices(name)[1:]
@@ -266,5 +268,6 @@ def meta() -> dict[str, Any]:
             "levels": [level for level in levels if not level.endswith(BASELINE)],
             "baselines": [level for level in levels if level.endswith(BASELINE)],
             "level_ratings": computer_ratings(name),
+            "zero_options": network_options(name) if "zero" in levels else [],
         }
     return {"games": games, "levels": list(LEVELS)}

@@ -9,11 +9,14 @@ the ``train`` extra). Shipped networks and judged sets are in ``data/``, named b
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
+from typing import Any
 
 from bordspel.core import State
+from bordspel.game_options import option_defaults
 
-__all__ = ["DATA", "data_name", "shipped_networks", "zero_available"]
+__all__ = ["DATA", "data_name", "network_options", "plays_options", "shipped_networks", "zero_available"]
 
 DATA = Path(__file__).resolve().parent / "data"
 """The shipped networks (``NAME.onnx``) and judged sets (``NAME-won.jsonl``)."""
@@ -30,6 +33,30 @@ def data_name(start: State) -> str:
 def shipped_networks(game: str) -> list[Path]:
     """The networks shipped for ``game`` (one per set of options)."""
     return sorted(path for path in DATA.glob("*.onnx") if path.stem.split("-")[0] == game)
+
+
+def network_options(game: str) -> list[dict[str, bool | int | str]]:
+    """The options of each network shipped for ``game``, read back from its :func:`data_name`:
+    ``[{"size": 5}]`` for ``hermit-size5``."""
+    defaults = option_defaults(game)
+    names = "|".join(re.escape(name) for name in sorted(defaults, key=len, reverse=True))
+    parts = [re.split(f"-(?={names})", path.stem)[1:] for path in shipped_networks(game)]
+    return [dict(_option(part, defaults) for part in network) for network in parts]
+
+
+def _option(part: str, defaults: dict[str, Any]) -> tuple[str, bool | int | str]:
+    """One ``NAMEVALUE`` part of a data name (``size5``, ``finite_supply0``) as ``("size", 5)``."""
+    name = max((name for name in defaults if part.startswith(name)), key=len)
+    text, default = part[len(name) :], defaults[name]
+    if isinstance(default, bool):
+        return name, text == "1"
+    return name, int(text) if text.lstrip("-").isdigit() else text
+
+
+def plays_options(start: State) -> bool:
+    """Whether a network is shipped for ``start``'s game with its options (``zero`` without
+    ``model=`` plays only those)."""
+    return (DATA / f"{data_name(start)}.onnx").exists()
 
 
 def zero_available(game: str) -> bool:
