@@ -9,13 +9,17 @@ NumPy choice out.
 
 Run:  python benchmarks/bench_vector.py          (the figures in docs/results.md; about 2 minutes)
       python benchmarks/bench_vector.py --smoke  (a few seconds: checks that it runs)
+      python benchmarks/bench_vector.py --profile "Santorini 2p with random gods" --envs 64 --seconds 10
+                                                 (where one case's vector env spends its time)
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import platform
+import pstats
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -94,12 +98,30 @@ def measure(env: Any, seconds: float) -> tuple[float, float, float]:
     return steps / (time.process_time() - started), steps / in_env, steps / (time.perf_counter() - wall)
 
 
+def make_vector(case: Case, envs: int) -> Any:
+    """The batched environment of ``case`` with ``envs`` games."""
+    env_id = f"bordspel/{case.game.capitalize()}-v0"
+    return gymnasium.make_vec(env_id, num_envs=envs, vectorization_mode="vector_entry_point", **case.options)
+
+
+def profile(name: str, envs: int, seconds: float) -> None:
+    """Measure the vector env of the case called ``name`` under cProfile and print the functions
+    that took the most time."""
+    case = next((case for case in CASES if case.name == name), None)
+    if case is None:
+        raise SystemExit(f"no case {name!r}; the cases are: {', '.join(c.name for c in CASES)}")
+    vector = make_vector(case, envs)
+    profiler = cProfile.Profile()
+    rate, _, _ = profiler.runcall(measure, vector, seconds)
+    print(f"{case.name}, N = {envs}: {rate:,.0f} steps per processor second under the profiler")
+    for order in ("cumulative", "tottime"):
+        pstats.Stats(profiler).sort_stats(order).print_stats(12)
+
+
 def run(case: Case, envs: int, sync_envs: int, seconds: float) -> tuple[float, float]:
     """The vector env's and the sync vector's rates for ``case``, printed as they come."""
     env_id = f"bordspel/{case.game.capitalize()}-v0"
-    vector = gymnasium.make_vec(
-        env_id, num_envs=envs, vectorization_mode="vector_entry_point", **case.options
-    )
+    vector = make_vector(case, envs)
     kind = type(vector.batch).__module__.rsplit(".", 1)[-1]
     rate, env_rate, wall_rate = measure(vector, seconds)
     sync = gymnasium.make_vec(env_id, num_envs=sync_envs, vectorization_mode="sync", **case.options)
@@ -134,7 +156,13 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=5.0, help="processor seconds per measurement (default 5)"
     )
+    parser.add_argument(
+        "--profile", metavar="CASE", help="profile one case's vector env (a name in the table)"
+    )
     args = parser.parse_args()
+    if args.profile:
+        profile(args.profile, args.envs, args.seconds)
+        return
     envs, sync_envs, seconds = (16, 4, 0.05) if args.smoke else (args.envs, args.sync_envs, args.seconds)
     load = os.getloadavg()[0]
     print(f"Python {platform.python_version()}, {backend()}, {one_core()}, load average {load:.1f}")

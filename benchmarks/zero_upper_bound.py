@@ -8,7 +8,8 @@ with the exact solver: a won position's policy target is spread evenly over its 
 its value target +1; a lost position's value target -1 (no policy target). Then the network of
 ``bordspel train`` (``--width`` channels, ``--blocks`` residual blocks) trains on them in 8
 symmetric images each for ``--minutes``, and every minute its move accuracy (its own likeliest
-move, no search) is measured on the shipped judged set, all of it and split by covered squares.
+move, no search) is measured on the shipped judged set, all of it and split by covered squares,
+and on 1,000 of the won positions it trains on (how well it fits what it learns).
 
 Run:  python benchmarks/zero_upper_bound.py --positions 24000 --minutes 12   (needs the train extra)
       python benchmarks/zero_upper_bound.py --smoke
@@ -91,10 +92,11 @@ def parts(judged: list[Judged]) -> dict[str, list[Judged]]:
     }
 
 
-def accuracies(judged: list[Judged], encoder: Encoder, net: ZeroNet) -> dict[str, float]:
-    """Move accuracy on each part of the judged positions."""
+def accuracies(judged: list[Judged], seen: list[Judged], encoder: Encoder, net: ZeroNet) -> dict[str, float]:
+    """Move accuracy on each part of the judged positions and on ``seen``, positions it trains on."""
     evaluate = torch_evaluator(net, torch.device("cpu"))
-    return {name: move_accuracy(part, encoder, evaluate) for name, part in parts(judged).items()}
+    named = {**parts(judged), f"{len(seen)} of its training positions": seen}
+    return {name: move_accuracy(part, encoder, evaluate) for name, part in named.items()}
 
 
 def train(data: tuple[torch.Tensor, ...], net: ZeroNet, minutes: float, report: Any) -> None:
@@ -155,8 +157,10 @@ def main() -> None:
     net = ZeroNet(NetworkShape(*encoder.shape, encoder.actions, args.width, args.blocks))
     trained = time.monotonic()
 
+    seen = won[:1000]  # trained on: how well the network fits what it learns
+
     def report(step: int) -> None:
-        scores = " · ".join(f"{k} {v:.1%}" for k, v in accuracies(judged, encoder, net).items())
+        scores = " · ".join(f"{k} {v:.1%}" for k, v in accuracies(judged, seen, encoder, net).items())
         print(
             f"{(time.monotonic() - trained) / 60:4.1f} min · step {step} · move accuracy: {scores}",
             flush=True,

@@ -19,7 +19,7 @@ from bordspel.ai.arena import SerialBackend, run_arena
 from bordspel.ai.registry import offered_levels
 from bordspel.core import State, new_game
 from bordspel.rl.codecs import codec_for
-from bordspel.zero import DATA, data_name, zero_available
+from bordspel.zero import DATA, data_name, network_options, plays_options, zero_available
 from bordspel.zero.replay import Record, symmetric_samples
 from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search
 
@@ -184,12 +184,44 @@ needs_zero = pytest.mark.skipif(
 )
 
 
+SHIPPED = [("hermit", {"size": 5}), ("quarto", {}), ("santorini", {})]
+"""The games and options with a shipped network."""
+OTHER_OPTIONS = {"hermit": {"size": 4}, "quarto": {"advanced": True}, "santorini": {"players": 3}}
+"""Options of each game for which no network is shipped."""
+
+
 @needs_zero
-def test_the_shipped_network_plays_hermit_in_the_arena_and_is_offered() -> None:
-    assert (DATA / f"{data_name(new_game('hermit', size=5))}.onnx").exists()
-    assert "zero" in offered_levels("hermit")
-    standings = run_arena("hermit", ["zero:playouts=16", "random"], 2, seed=1, backend=SerialBackend())
+@pytest.mark.parametrize("game, options", SHIPPED, ids=[game for game, _ in SHIPPED])
+def test_each_shipped_network_plays_its_game_in_the_arena_and_is_offered(
+    game: str, options: dict[str, object]
+) -> None:
+    assert (DATA / f"{data_name(new_game(game, **options))}.onnx").exists()
+    assert "zero" in offered_levels(game)
+    standings = run_arena(
+        game, ["zero:playouts=16", "random"], 2, seed=1, options=options, backend=SerialBackend()
+    )
     assert standings.games == 2
+
+
+@pytest.mark.parametrize("game, options", SHIPPED, ids=[game for game, _ in SHIPPED])
+def test_a_networks_options_read_back_from_its_name_start_its_game(
+    game: str, options: dict[str, object]
+) -> None:
+    start = new_game(game, **options)
+    (read,) = network_options(game)
+    assert new_game(game, **read) == start
+    assert plays_options(start)
+    assert not plays_options(new_game(game, **{**read, **OTHER_OPTIONS[game]}))
+
+
+def test_options_with_dashes_and_flags_read_back_from_a_data_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = new_game("santorini", players=3, finite_supply=True, gods="apollo,-,pan")
+    (tmp_path / f"{data_name(start)}.onnx").touch()
+    monkeypatch.setattr("bordspel.zero.DATA", tmp_path)
+    assert network_options("santorini") == [{"finite_supply": True, "gods": "apollo,-,pan", "players": 3}]
+    assert plays_options(start)
 
 
 @needs_zero
