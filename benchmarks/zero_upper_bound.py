@@ -6,10 +6,11 @@ distinct up to symmetry, none of the judged set's), each with at least ``--min-b
 squares (the solver labels those in milliseconds; earlier ones take seconds), and labels them
 with the exact solver: a won position's policy target is spread evenly over its winning moves,
 its value target +1; a lost position's value target -1 (no policy target). Then the network of
-``bordspel train`` (``--width`` channels, ``--blocks`` residual blocks) trains on them in 8
-symmetric images each for ``--minutes``, and every minute its move accuracy (its own likeliest
-move, no search) is measured on the shipped judged set, all of it and split by covered squares,
-and on 1,000 of the won positions it trains on (how well it fits what it learns).
+``bordspel train`` (``--width`` channels, ``--blocks`` residual blocks, ``--policy-channels``
+per square in its policy head) trains on them in 8 symmetric images each for ``--minutes``, and
+every minute its move accuracy (its own likeliest move, no search) is measured on the shipped
+judged set, all of it and split by covered squares, and on 1,000 of the won positions it trains
+on (how well it fits what it learns).
 
 Run:  python benchmarks/zero_upper_bound.py --positions 24000 --minutes 12   (needs the train extra)
       python benchmarks/zero_upper_bound.py --smoke
@@ -132,6 +133,9 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=12.0)
     parser.add_argument("--width", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=3)
+    parser.add_argument(
+        "--policy-channels", type=int, default=4, help="the policy head's channels per square"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--smoke", action="store_true", help="40 positions, 3 seconds: checks that it runs")
     args = parser.parse_args()
@@ -154,7 +158,8 @@ def main() -> None:
     )
     print(f"judged set: a random move keeps the win in {chance}")
     data = samples(labelled, encoder)
-    net = ZeroNet(NetworkShape(*encoder.shape, encoder.actions, args.width, args.blocks))
+    shape = NetworkShape(*encoder.shape, encoder.actions, args.width, args.blocks, args.policy_channels)
+    net = ZeroNet(shape)
     trained = time.monotonic()
 
     seen = won[:1000]  # trained on: how well the network fits what it learns

@@ -85,7 +85,8 @@ def torch_net():
     torch.manual_seed(0)
     start = new_game("quarto")
     channels, rows, cols = encoder_of(start).shape
-    return ZeroNet(NetworkShape(channels, rows, cols, codec_for("quarto").num_actions(start), 8, 1)).eval()
+    actions = codec_for("quarto").num_actions(start)
+    return ZeroNet(NetworkShape(channels, rows, cols, actions, width=8, blocks=1, policy_channels=6)).eval()
 
 
 @pytest.mark.slow

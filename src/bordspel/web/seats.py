@@ -7,6 +7,8 @@ level's search and solver time at its own budget (``bordspel serve --ai-time``).
 
 from __future__ import annotations
 
+import json
+
 from starlette.requests import Request
 
 from bordspel.ai.registry import offered_levels
@@ -42,7 +44,8 @@ def check_seats(start: State, seats: object) -> list[str]:
         if not isinstance(seat, str) or seat not in choices:
             raise BadSeat(f"every seat is one of {', '.join(choices)}")
     if "zero" in seats and not plays_options(start):
-        trained = " or ".join(", ".join(f"{k}={v}" for k, v in o.items()) for o in network_options(game))
+        written = (", ".join(f"{k}={json.dumps(v)}" for k, v in o.items()) for o in network_options(game))
+        trained = " or ".join(written)
         raise BadSeat(
             f"zero plays {game} only with {trained} (its trained networks): "
             "choose those options or another level for its seat"

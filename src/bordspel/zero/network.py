@@ -23,7 +23,8 @@ __all__ = ["NetworkShape", "ZeroNet", "export_onnx", "torch_evaluator"]
 
 @dataclass(frozen=True)
 class NetworkShape:
-    """The input planes, board, actions and the tower's width and depth."""
+    """The input planes, board, actions, the tower's width and depth, and the channels per
+    square the policy head reads its logits from."""
 
     channels: int
     rows: int
@@ -31,6 +32,7 @@ class NetworkShape:
     actions: int
     width: int = 64
     blocks: int = 4
+    policy_channels: int = 4
 
 
 class _Residual(nn.Module):
@@ -59,9 +61,10 @@ class ZeroNet(nn.Module):
             nn.Conv2d(shape.channels, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU()
         )
         self.tower = nn.Sequential(*(_Residual(width) for _ in range(shape.blocks)))
+        heads = shape.policy_channels
         self.policy = nn.Sequential(
-            nn.Conv2d(width, 4, 1, bias=False), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(),
-            nn.Linear(4 * cells, shape.actions),
+            nn.Conv2d(width, heads, 1, bias=False), nn.BatchNorm2d(heads), nn.ReLU(), nn.Flatten(),
+            nn.Linear(heads * cells, shape.actions),
         )  # fmt: skip
         self.value = nn.Sequential(
             nn.Conv2d(width, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
