@@ -4,6 +4,8 @@ greedy opponents and in self-play; seeding and autoreset."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import deque
 from typing import Any
 
@@ -20,6 +22,8 @@ from .conftest import sizes
 from .variants import FIRST_IDS, FIRSTS, GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
 
 gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.error import ResetNeeded  # noqa: E402
 
 from bordspel.rl.gymnasium import BordspelEnv  # noqa: E402
 from bordspel.rl.vector import BordspelVectorEnv, MultiAgentVectorEnv, PythonBatch  # noqa: E402
@@ -331,3 +335,16 @@ def test_refusals_say_what_was_wrong() -> None:
         BordspelVectorEnv(2, "hermit", seat=1, size=1)
     with pytest.raises(ValueError, match="one per game"):
         BordspelVectorEnv(2, "quarto").reset(seed=[1, 2, 3])
+    with pytest.raises(ResetNeeded, match="call reset"):
+        BordspelVectorEnv(2, "quarto").step(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="every seat"):
+        BordspelVectorEnv(2, "quarto", opponent=None, seat=1)
+    with pytest.raises(ValueError, match="opponent=None"):
+        BordspelEnv("quarto", opponent=None)  # type: ignore[arg-type]
+
+
+def test_without_gymnasium_the_adapters_say_which_extra_to_install() -> None:
+    hide = "import sys; sys.modules['gymnasium'] = None; import bordspel.rl.vector"
+    answer = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, check=False)
+    said = "ModuleNotFoundError: bordspel's RL adapters need gymnasium: pip install 'bordspel[rl]'"
+    assert said in answer.stderr

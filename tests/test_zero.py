@@ -17,7 +17,7 @@ import pytest
 from bordspel.ai import make_player
 from bordspel.ai.arena import SerialBackend, run_arena
 from bordspel.ai.registry import offered_levels
-from bordspel.core import State, new_game
+from bordspel.core import BordspelError, State, new_game
 from bordspel.rl.codecs import codec_for
 from bordspel.zero import DATA, data_name, network_options, plays_options, zero_available
 from bordspel.zero.replay import Record, symmetric_samples
@@ -250,6 +250,12 @@ def test_bordspel_train_runs_a_round_and_writes_its_files(
     assert start.is_legal(
         make_player(f"zero:model={tmp_path / 'network.onnx'},playouts=8", "hermit").step(start)
     )
+    assert main([*arguments, "--width", "16"]) == 2  # a resumed run keeps its own network
+    assert "--width 16 (the run has 8)" in capsys.readouterr().err
+    assert main(arguments) == 0
+    assert "resuming at round 2" in capsys.readouterr().out
+    with pytest.raises(BordspelError, match="no such file"):
+        make_player(f"zero:model={tmp_path / 'nope.onnx'}", "hermit").step(start)
 
 
 def test_without_onnxruntime_zero_is_not_offered(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from bordspel.core import State, game_spec
 
-__all__ = ["draws_start", "seat_moves"]
+__all__ = ["draws_start", "missing_extra", "seat_moves"]
 
 
 def draws_start(game: str, options: Mapping[str, Any]) -> bool:
@@ -29,3 +29,9 @@ def seat_moves(state: State, seat: int) -> bool:
     if state.to_move == seat:
         return True
     return any(seat_moves(state.apply_unchecked(move), seat) for move in state.legal_moves())
+
+
+def missing_extra(error: ImportError) -> ModuleNotFoundError:
+    """The error for an adapter whose library is not installed: which one, and the extra."""
+    message = f"bordspel's RL adapters need {error.name}: pip install 'bordspel[rl]'"
+    return ModuleNotFoundError(message, name=error.name)

@@ -23,10 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from gymnasium.error import ResetNeeded
+from bordspel.rl import missing_extra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
+except ImportError as error:
+    raise missing_extra(error) from error
 
 from bordspel.ai import make_player
 from bordspel.core import BordspelError, State, available_games, new_game
@@ -50,6 +55,12 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        if not isinstance(opponent, str):
+            raise ValueError(
+                "the single environment plays against an opponent ('random', 'medium', ...); for "
+                "self-play (opponent=None) use the vector env: gymnasium.make_vec(ID, num_envs=N, "
+                "vectorization_mode='vector_entry_point', opponent=None)"
+            )
         self.start, self.options = new_game(game, **options), options
         self.codec = codec_for(self.start.name, self.start)
         if not 0 <= seat < self.start.num_players:

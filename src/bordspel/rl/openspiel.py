@@ -19,8 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import pyspiel
+from bordspel.rl import missing_extra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as error:
+    raise missing_extra(error) from error
 
 from bordspel.core import BadOption, State, available_games, game_spec, new_game
 from bordspel.rl.codecs import codec_for

@@ -14,10 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol, SupportsInt
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from bordspel.rl import missing_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:
+    raise missing_extra(error) from error
 
 from bordspel.core import new_game
 from bordspel.rl import draws_start

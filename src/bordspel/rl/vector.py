@@ -33,12 +33,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
+from bordspel.rl import missing_extra
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:
+    raise missing_extra(error) from error
 
 from bordspel.ai import make_player
 from bordspel.ai.players import Player
@@ -125,6 +131,8 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         if render_mode is not None:
             raise ValueError("the vector environment draws no frames: render the single environment")
         start = new_game(game, **options)
+        if opponent is None and seat != 0:
+            raise ValueError("with opponent=None (self-play) the agent plays every seat: leave seat out")
         if opponent is not None and not seat_moves(start, seat):
             raise BordspelError(f"seat {seat} never gets a move: the game ends before its turn")
         codec = codec_for(start.name, start)
@@ -172,6 +180,8 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
 
     def step(self, actions: Any) -> Step:
         """Each game's action and the opponent's replies; see the module docstring."""
+        if not self._seeded:
+            raise ResetNeeded("call reset() before the first step()")
         chosen = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
         self.batch.step(
             chosen, self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._replies

@@ -93,6 +93,8 @@ class ZeroPlayer:
         key = data_name(state)
         if key not in self.networks:
             path = self.model or DATA / f"{key}.onnx"
+            if self.model and not path.exists():
+                raise BordspelError(f"zero:model={path}: there is no such file")
             if not path.exists():
                 raise BordspelError(
                     f"no zero network for {key}: train one with bordspel train (docs/training.md) "

@@ -29,7 +29,7 @@ import torch
 
 from bordspel.ai.players import close_player
 from bordspel.ai.registry import knowledge, make_player
-from bordspel.core import State, new_game
+from bordspel.core import BordspelError, State, new_game
 from bordspel.progress import ProgressLine
 from bordspel.rl.codecs import codec_for
 from bordspel.zero import DATA, data_name
@@ -436,10 +436,29 @@ def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> None:
     pyplot.close(figure)
 
 
+def given_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The settings among ``values`` that were given (not None)."""
+    known = {f.name for f in fields(Settings)}
+    return {k: v for k, v in values.items() if k in known and v is not None}
+
+
 def settings_from(values: dict[str, Any]) -> Settings:
     """Settings with the given values (None: the default)."""
-    known = {f.name for f in fields(Settings)}
-    return replace(Settings(), **{k: v for k, v in values.items() if k in known and v is not None})
+    return replace(Settings(), **given_settings(values))
+
+
+def check_resumable(trainer: Trainer, given: dict[str, Any]) -> None:
+    """Refuse settings given on the command line that differ from the resumed run's own."""
+    clashes = [
+        f"--{name.replace('_', '-')} {value} (the run has {getattr(trainer.settings, name)})"
+        for name, value in given.items()
+        if getattr(trainer.settings, name) != value
+    ]
+    if clashes:
+        raise BordspelError(
+            f"{trainer.out} holds a run made with other settings: {', '.join(clashes)}; "
+            "leave those out to resume it, or give another --out for a new run"
+        )
 
 
 def train_from_arguments(args: Any) -> int:
@@ -449,11 +468,16 @@ def train_from_arguments(args: Any) -> int:
     start = new_game(args.game, **parse_options(args.game, args.option))
     torch.set_num_threads(args.threads)
     out = Path(args.out) if args.out else Path("runs") / data_name(start)
-    settings = settings_from(vars(args))
-    trainer = Trainer(start, out, settings, pick_device(args.device))
+    trainer = Trainer(start, out, settings_from(vars(args)), pick_device(args.device))
+    check_resumable(trainer, given_settings(vars(args)))
     print(
         f"training {data_name(start)} in {out} on {trainer.device} ({trainer.describe_network()})", flush=True
     )
+    if trainer.progress.rounds:
+        done = trainer.progress.seconds / 60
+        more = " (give a larger --minutes to go on)" if done >= args.minutes else ""
+        rounds = trainer.progress.rounds
+        print(f"resuming at round {rounds + 1}: {done:.1f} of {args.minutes:g} minutes done{more}")
     trainer.run(args.minutes, args.rounds, ProgressLine())
     print(f"network: {out / 'network.onnx'} · curve: {out / 'curve.png'}")
     return 0
