@@ -25,6 +25,7 @@ self-play (``bordspel train``), run by onnxruntime: ``zero:model=PATH,playouts=2
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,8 @@ __all__ = [
     "analyse",
     "analyser",
     "knowledge",
+    "level_options",
+    "level_refusal",
     "make_player",
     "offered_levels",
     "register_player",
@@ -298,6 +301,26 @@ def offered_levels(game: str) -> dict[str, str]:
     from bordspel.zero import zero_available
 
     return {**knowledge(game).levels, **({"zero": "zero"} if zero_available(game) else {})}
+
+
+def level_options(game: str) -> dict[str, list[dict[str, bool | int | str]]]:
+    """The offered levels of ``game`` that play only some of its options, with the options each
+    plays: ``zero`` those of its shipped networks (every other level plays every option)."""
+    from bordspel.zero import network_options
+
+    return {"zero": network_options(game)} if "zero" in offered_levels(game) else {}
+
+
+def level_refusal(level: str, start: State) -> str | None:
+    """Why the offered ``level`` does not play a game from ``start`` with its options (None
+    when it does): ``zero`` plays only the options of its shipped networks."""
+    from bordspel.zero import plays_options
+
+    played = level_options(start.name).get(level)
+    if played is None or plays_options(start):
+        return None
+    written = (", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) for options in played)
+    return f"{level} plays {start.name} only with {' or '.join(written)} (its trained networks)"
 
 
 def make_player(spec: str, game: str, seed: int | None = None) -> Player:

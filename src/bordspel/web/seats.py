@@ -7,14 +7,11 @@ level's search and solver time at its own budget (``bordspel serve --ai-time``).
 
 from __future__ import annotations
 
-import json
-
 from starlette.requests import Request
 
-from bordspel.ai.registry import offered_levels
+from bordspel.ai.registry import level_refusal, offered_levels
 from bordspel.core import BordspelError, State
 from bordspel.web.store import HUMAN
-from bordspel.zero import network_options, plays_options
 
 __all__ = ["HUMAN", "BadSeat", "bearer_token", "budgeted_spec", "check_seats", "seat_choices"]
 
@@ -43,13 +40,10 @@ def check_seats(start: State, seats: object) -> list[str]:
     for seat in seats:
         if not isinstance(seat, str) or seat not in choices:
             raise BadSeat(f"every seat is one of {', '.join(choices)}")
-    if "zero" in seats and not plays_options(start):
-        written = (", ".join(f"{k}={json.dumps(v)}" for k, v in o.items()) for o in network_options(game))
-        trained = " or ".join(written)
-        raise BadSeat(
-            f"zero plays {game} only with {trained} (its trained networks): "
-            "choose those options or another level for its seat"
-        )
+    for level in sorted(set(seats)):
+        refusal = level_refusal(level, start)
+        if refusal is not None:
+            raise BadSeat(f"{refusal}: choose those options or another level for its seat")
     return seats
 
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from bordspel import svg
 from bordspel.ai import LEVELS
-from bordspel.ai.registry import BASELINE
+from bordspel.ai.registry import BASELINE, level_options
 from bordspel.core import (
     BordspelError,
     Outcome,
@@ -30,7 +30,6 @@ from bordspel.web.actions import outcome
 from bordspel.web.ratings import computer_ratings
 from bordspel.web.seats import HUMAN, seat_choices
 from bordspel.web.store import NotFound, StoredGame
-from bordspel.zero import network_options
 
 __all__ = [
     "MOVE_PARTS_PART",
@@ -249,7 +248,7 @@ def meta() -> dict[str, Any]:
     """The games, the options a start page can offer with their limits, and the seats' choices:
     the ``levels`` to offer players and the frozen ``baselines`` (``hard-v1``), kept for research
     (a seat may still be one), the levels' fixed ``level_ratings`` (``bordspel.web.ratings``) and
-    the ``zero_options``, the options of each shipped network (``zero`` plays only those)."""
+    the ``level_options`` of the levels that play only some options (``zero``: its networks')."""
     games = {}
     for name in available_games():
         levels = seat_choices(name)[1:]
@@ -268,6 +267,6 @@ def meta() -> dict[str, Any]:
             "levels": [level for level in levels if not level.endswith(BASELINE)],
             "baselines": [level for level in levels if level.endswith(BASELINE)],
             "level_ratings": computer_ratings(name),
-            "zero_options": network_options(name) if "zero" in levels else [],
+            "level_options": level_options(name),
         }
     return {"games": games, "levels": list(LEVELS)}

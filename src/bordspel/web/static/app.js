@@ -22,7 +22,7 @@ const bordspel = (() => {
       rematch: "Rematch", your_games: "Your games", your_games_text: "The games started or joined in this browser, with their links.",
       open_game: "Open", show_links: "Invitation links", seat_n: "seat {n}",
       play_this: "Play this game", none: "none", person: "Person", computer: "Computer ({level})",
-      untrained: "Computer (zero): no network for these options",
+      unplayed: "Computer ({level}): no network for these options",
       player: "Player {n}", you: "You", level_rating: "{level}, rating {rating}", your_move: "Your turn", your_turn: "Your turn: {prompt}",
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
       won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
@@ -71,7 +71,7 @@ const bordspel = (() => {
       rematch: "Revanche", your_games: "Je spellen", your_games_text: "De spellen die in deze browser begonnen of geopend zijn, met hun links.",
       open_game: "Openen", show_links: "Uitnodigingslinks", seat_n: "plaats {n}",
       play_this: "Speel dit spel", none: "geen", person: "Mens", computer: "Computer ({level})",
-      untrained: "Computer (zero): geen netwerk voor deze opties",
+      unplayed: "Computer ({level}): geen netwerk voor deze opties",
       player: "Speler {n}", you: "Jij", level_rating: "{level}, rating {rating}", your_move: "Jouw beurt", your_turn: "Jouw beurt: {prompt}",
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
       won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
@@ -321,7 +321,7 @@ const bordspel = (() => {
       if (typeof value === "boolean") {
         const input = element("input", { type: "checkbox", name: option, id: `option-${option}` });
         input.checked = option in before ? before[option] : value;
-        input.addEventListener("change", () => markZero(meta, name));
+        input.addEventListener("change", () => markLevels(meta, name));
         box.append(element("label", { class: "check", for: input.id }, input, label));
       } else {
         const limit = meta.games[name].limits[option] || {};
@@ -380,25 +380,27 @@ const bordspel = (() => {
         const note = element("small", { class: "choice-note", id: `${choice.id}-note`, text: choiceNote(meta, name, choice.value) });
         choice.addEventListener("change", () => {
           note.textContent = choiceNote(meta, name, choice.value);
-          markZero(meta, name);
+          markLevels(meta, name);
         });
         column.append(element("label", { for: choice.id }, optionWord(meta, name, option), choice), note);
       }
       box.append(column);
     }
-    markZero(meta, name);
+    markLevels(meta, name);
   }
 
-  // The zero level plays only the options a network was shipped for (meta's zero_options): for
-  // others it is shown, greyed out and saying why.
-  function markZero(meta, name) {
+  // A level that plays only some options (meta's level_options: zero, those of its networks) is
+  // shown for others greyed out, saying why.
+  function markLevels(meta, name) {
     const chosen = Object.entries(chosenOptions(meta, name));
-    const plays = meta.games[name].zero_options.some((trained) => chosen.every(([option, value]) => trained[option] === value));
-    for (const option of document.querySelectorAll('#seats option[value="zero"]')) {
-      option.dataset.text ??= option.textContent;
-      option.disabled = !plays;
-      option.textContent = plays ? option.dataset.text : t("untrained");
-      if (!plays && option.selected) option.parentElement.value = "medium";
+    for (const [level, played] of Object.entries(meta.games[name].level_options)) {
+      const plays = played.some((options) => chosen.every(([option, value]) => options[option] === value));
+      for (const option of document.querySelectorAll(`#seats option[value="${level}"]`)) {
+        option.dataset.text ??= option.textContent;
+        option.disabled = !plays;
+        option.textContent = plays ? option.dataset.text : t("unplayed", { level: t(level) });
+        if (!plays && option.selected) option.parentElement.value = "medium";
+      }
     }
   }
 
