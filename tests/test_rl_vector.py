@@ -115,10 +115,11 @@ def check_against_single(vector: BordspelVectorEnv, seat: int, opponent: str, st
 
 
 def check_self_play(vector: BordspelVectorEnv, steps: int, seed: int) -> None:
-    """Self-play against the engine: the planes and mask of the seat to move, the actor's return."""
+    """Self-play against the engine: the seat to move, its planes and mask, the actor's return."""
     codec, start = codec_for(vector.game), new_game(vector.game, **vector.options)
     rng = np.random.default_rng(seed)
     obs, info = vector.reset(seed=seed)
+    assert info["current_player"].tolist() == [start.to_move] * vector.num_envs
     states, ended = [start] * vector.num_envs, [False] * vector.num_envs
     for _ in range(steps):
         actions = random_actions(info["action_mask"], rng)
@@ -136,6 +137,7 @@ def check_self_play(vector: BordspelVectorEnv, steps: int, seed: int) -> None:
                 outcome = state.outcome()
                 reward, done = (0.0, False) if outcome is None else (outcome.returns()[actor], True)
             mask = np.zeros(codec.num_actions(start), np.int8) if state.is_over() else codec.mask(state)
+            assert info["current_player"][i] == (-1 if done else state.to_move)
             assert np.array_equal(obs[i], codec.observe(state, state.to_move))
             assert np.array_equal(info["action_mask"][i], mask)
             assert (rewards[i], terminated[i], info["illegal_action"][i]) == (reward, done, illegal)

@@ -231,6 +231,28 @@ def test_the_zero_player_without_search_plays_a_legal_move() -> None:
     assert state.is_legal(make_player("zero:playouts=0", "hermit", seed=1).step(state))
 
 
+@needs_zero
+@pytest.mark.parametrize(
+    "game, options, model, says",
+    [
+        (
+            "quarto",
+            {"advanced": True},
+            "quarto-advanced0",
+            "trained on quarto with advanced=false, not advanced=true",
+        ),
+        ("hermit", {"size": 4}, "hermit-size5", "trained on hermit with size=5, not size=4"),
+        ("santorini", {}, "hermit-size5", "trained on hermit, not santorini"),
+    ],
+)
+def test_a_network_for_other_options_is_refused_in_their_words(
+    game: str, options: dict[str, object], model: str, says: str
+) -> None:
+    player = make_player(f"zero:model={DATA / model}.onnx", game)
+    with pytest.raises(BordspelError, match=says):
+        player.step(new_game(game, **options))
+
+
 @pytest.mark.slow
 def test_bordspel_train_runs_a_round_and_writes_its_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -9,7 +9,8 @@ planes of ``bordspel.rl.codecs`` from the agent's seat, ``info["action_mask"]`` 
 actions (all zeros once the game is over), the reward is the agent's return when the game ends,
 an illegal action ends the episode with -1 (``info["illegal_action"]``), and action ids are the
 codec's. ``opponent=None`` is self-play: every seat is the agent's, the observation and mask are
-those of the seat to move, and the reward is the return of the seat that acted.
+those of the seat to move (``info["current_player"]``, -1 in a game that is over), and the
+reward is the return of the seat that acted.
 ``info["opponent_actions"]`` holds the actions the opponent played in each game during the call
 (-1 where it played fewer).
 
@@ -160,6 +161,9 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         self._terminated = np.zeros(num_envs, np.uint8)
         self._illegal = np.zeros(num_envs, np.uint8)
         self._truncated = np.zeros(num_envs, np.bool_)
+        self._to_move = np.zeros(num_envs, np.int32)
+        self.seat_returns = np.zeros((num_envs, start.num_players), np.float64)
+        """In self-play, every seat's return in each game that is over (0 while it goes on)."""
         self._seeded = False
 
     def reset(
@@ -215,6 +219,9 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         }
         if self._replies.shape[1]:
             info["opponent_actions"] = self._out(self._replies)
+        if self.agent == -1:
+            self.batch.seats(self._to_move, self.seat_returns)
+            info["current_player"] = self._to_move.copy()
         return info
 
 
@@ -242,26 +249,25 @@ class MultiAgentVectorEnv:
         self.single_observation_space = self.env.single_observation_space
         self.single_action_space = self.env.single_action_space
         self._to_move = np.zeros(num_envs, np.int32)
-        self._returns = np.zeros((num_envs, self.num_players), np.float64)
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Int8s, dict[str, Any]]:
         """Start the games anew (as :meth:`BordspelVectorEnv.reset`)."""
         obs, info = self.env.reset(seed=seed, options=options)
-        self.env.batch.seats(self._to_move, self._returns)
-        return obs, {**info, "current_player": self._to_move.copy()}
+        self._to_move = info["current_player"]
+        return obs, info
 
     def step(self, actions: Any) -> MultiAgentStep:
         """Each game's move of its seat to move; see the class docstring."""
-        actors = self._to_move.copy()
+        actors = self._to_move
         obs, _, terminated, truncated, info = self.env.step(actions)
-        self.env.batch.seats(self._to_move, self._returns)
-        rewards = np.where(terminated[:, None], self._returns, 0.0)
+        self._to_move = info["current_player"]
+        rewards = np.where(terminated[:, None], self.env.seat_returns, 0.0)
         illegal = np.flatnonzero(info["illegal_action"])
         rewards[illegal] = 0.0
         rewards[illegal, actors[illegal]] = -1.0
-        return obs, rewards, terminated, truncated, {**info, "current_player": self._to_move.copy()}
+        return obs, rewards, terminated, truncated, info
 
 
 def _most_replies(start: State, options: dict[str, Any]) -> int:

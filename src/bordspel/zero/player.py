@@ -101,8 +101,9 @@ class ZeroPlayer:
                     "and give it as zero:model=PATH"
                 )
             network = OnnxNetwork(path)
-            if network.game != state.name or network.options != _plain(state.options()):
-                raise BordspelError(f"{path} was trained on {network.game} {network.options}, not {key}")
+            mismatch = _mismatch(network, state)
+            if mismatch:
+                raise BordspelError(f"{path} was trained on {mismatch}")
             self.networks[key] = network, Encoder(codec_for(state.name, state), state)
         return self.networks[key]
 
@@ -110,3 +111,27 @@ class ZeroPlayer:
 def _plain(options: dict[str, Any]) -> dict[str, Any]:
     """Options as they read back from the network's metadata (JSON)."""
     return dict(json.loads(json.dumps(options, default=str)))
+
+
+def _mismatch(network: OnnxNetwork, state: State) -> str | None:
+    """How the game and options ``network`` was trained on differ from ``state``'s (None: they
+    do not), e.g. ``quarto with advanced=false, not advanced=true``."""
+    if network.game != state.name:
+        return f"{network.game}, not {state.name}"
+    here = _plain(state.options())
+    differ = sorted(
+        key for key in network.options.keys() | here.keys() if network.options.get(key) != here.get(key)
+    )
+    if not differ:
+        return None
+    theirs, ours = (
+        ", ".join(f"{key}={_shown(options.get(key))}" for key in differ)
+        for options in (network.options, here)
+    )
+    return f"{state.name} with {theirs}, not {ours}"
+
+
+def _shown(value: Any) -> str:
+    """An option's value as JSON, or ``another value`` when that is too long to read (a piece set)."""
+    text = json.dumps(value)
+    return text if len(text) <= 24 else "another value"
