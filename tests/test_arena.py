@@ -115,6 +115,14 @@ def test_a_clean_sweep_has_only_a_bound_on_its_elo() -> None:
     assert "<=-" in table and "[-inf," in table
 
 
+def test_the_table_columns_line_up_whatever_the_players_names() -> None:
+    long = "mcts:playouts=20,puct=0,time=3,exploration=1.4"
+    stats = {name: PlayerStats(name, wins=1, scores=[1.0]) for name in ("random", long)}
+    header, *rows = Standings(stats).table().splitlines()
+    score_ends = header.index("score") + len("score")
+    assert [row[score_ends - 1] for row in rows] == ["%", "%"]  # each score ends under its header
+
+
 def test_arena_refuses_bad_players() -> None:
     with pytest.raises(BordspelError, match="unknown player"):
         run_arena("quarto", ["random", "wizard"], 2, progress=None)

@@ -347,8 +347,9 @@ class Standings:
 
     def table(self) -> str:
         """The standings as a text table: games, wins, draws, losses, score, interval and Elo."""
+        width = max([28, *(len(stats.name) for stats in self.stats.values())])
         lines = [
-            f"{'player':28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
+            f"{'player':{width}} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
             f"{'95% interval':>15} {'Elo':>21} {'s/move':>7} {'max s':>6}"
         ]
         for stats in self.stats.values():
@@ -356,7 +357,7 @@ class Standings:
             rating = elo_estimate(stats.score, low, high)
             spread = f"[{_signed(elo(low))},{_signed(elo(high))}]" if stats.games else ""
             lines.append(
-                f"{stats.name:28} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
+                f"{stats.name:{width}} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
                 f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>6} {spread:14} "
                 f"{stats.mean_seconds:7.3f} {stats.max_seconds:6.2f}{' (clock)' if stats.clock_bound else ''}"
             )
