@@ -117,10 +117,14 @@ def test_a_clean_sweep_has_only_a_bound_on_its_elo() -> None:
 
 def test_the_table_columns_line_up_whatever_the_players_names() -> None:
     long = "mcts:playouts=20,puct=0,time=3,exploration=1.4"
-    stats = {name: PlayerStats(name, wins=1, scores=[1.0]) for name in ("random", long)}
+    stats = {
+        "random": PlayerStats("random", wins=1, losses=1, scores=[1.0, 0.0]),
+        long: PlayerStats(long, wins=40, scores=[1.0] * 40),  # its interval ends at 100.0%
+    }
     header, *rows = Standings(stats).table().splitlines()
-    score_ends = header.index("score") + len("score")
-    assert [row[score_ends - 1] for row in rows] == ["%", "%"]  # each score ends under its header
+    for column in ("score", "95% interval", "s/move"):
+        ends = header.index(column) + len(column)  # each value ends under its column's name
+        assert all(row[ends - 1] != " " and row[ends : ends + 1] in (" ", "") for row in rows), column
 
 
 def test_arena_refuses_bad_players() -> None:

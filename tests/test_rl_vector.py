@@ -215,6 +215,8 @@ def test_with_gods_the_python_batch_plays_the_sync_vector_s_games(
 
 
 THREE: tuple[str, dict[str, Any]] = ("santorini", {"players": 3})
+FOUR: tuple[str, dict[str, Any]] = ("santorini", {"players": 4})
+"""Two teams of two: a team's seats share its result."""
 
 
 def check_multi_agent(env: MultiAgentVectorEnv, steps: int, seed: int) -> None:
@@ -249,7 +251,9 @@ def check_multi_agent(env: MultiAgentVectorEnv, steps: int, seed: int) -> None:
 
 @pytest.mark.parametrize("steps", sizes(12, 60))
 @pytest.mark.parametrize("python", [False, True], ids=["compiled", "python"])
-@pytest.mark.parametrize("game, options", [*FIRSTS, THREE], ids=[*FIRST_IDS, "santorini-3p"])
+@pytest.mark.parametrize(
+    "game, options", [*FIRSTS, THREE, FOUR], ids=[*FIRST_IDS, "santorini-3p", "santorini-4p"]
+)
 def test_the_multi_agent_view_gives_every_seat_its_return(
     game: str, options: dict[str, Any], python: bool, steps: int
 ) -> None:

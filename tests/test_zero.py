@@ -243,6 +243,12 @@ def test_the_zero_player_without_search_plays_a_legal_move() -> None:
         ),
         ("hermit", {"size": 4}, "hermit-size5", "trained on hermit with size=5, not size=4"),
         ("santorini", {}, "hermit-size5", "trained on hermit, not santorini"),
+        (
+            "santorini",
+            {"gods": "atlas,athena"},
+            "santorini-finite_supply0-players2",
+            'trained on santorini with gods=none, not gods="atlas,athena"',
+        ),
     ],
 )
 def test_a_network_for_other_options_is_refused_in_their_words(

@@ -293,7 +293,7 @@ def elo(score: float) -> float:
 
 
 def _signed(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    return f"{round(value):+d}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
 
 
 def elo_estimate(score: float, low: float, high: float) -> str:
@@ -350,7 +350,7 @@ class Standings:
         width = max([28, *(len(stats.name) for stats in self.stats.values())])
         lines = [
             f"{'player':{width}} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'score':>7}  "
-            f"{'95% interval':>15} {'Elo':>21} {'s/move':>7} {'max s':>6}"
+            f"{'95% interval':>16} {'Elo':>21} {'s/move':>7} {'max s':>6}"
         ]
         for stats in self.stats.values():
             low, high = stats.interval()
@@ -358,7 +358,7 @@ class Standings:
             spread = f"[{_signed(elo(low))},{_signed(elo(high))}]" if stats.games else ""
             lines.append(
                 f"{stats.name:{width}} {stats.games:5} {stats.wins:5} {stats.draws:5} {stats.losses:5} "
-                f"{stats.score:7.1%}  [{low:5.1%}, {high:5.1%}] {rating:>6} {spread:14} "
+                f"{stats.score:7.1%}  [{low:6.1%}, {high:6.1%}] {rating:>6} {spread:14} "
                 f"{stats.mean_seconds:7.3f} {stats.max_seconds:6.2f}{' (clock)' if stats.clock_bound else ''}"
             )
         return "\n".join(lines)

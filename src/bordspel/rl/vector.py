@@ -162,8 +162,7 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         self._illegal = np.zeros(num_envs, np.uint8)
         self._truncated = np.zeros(num_envs, np.bool_)
         self._to_move = np.zeros(num_envs, np.int32)
-        self.seat_returns = np.zeros((num_envs, start.num_players), np.float64)
-        """In self-play, every seat's return in each game that is over (0 while it goes on)."""
+        self._seat_returns = np.zeros((num_envs, start.num_players), np.float64)
         self._seeded = False
 
     def reset(
@@ -220,7 +219,7 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         if self._replies.shape[1]:
             info["opponent_actions"] = self._out(self._replies)
         if self.agent == -1:
-            self.batch.seats(self._to_move, self.seat_returns)
+            self.batch.seats(self._to_move, self._seat_returns)
             info["current_player"] = self._to_move.copy()
         return info
 
@@ -255,15 +254,15 @@ class MultiAgentVectorEnv:
     ) -> tuple[Int8s, dict[str, Any]]:
         """Start the games anew (as :meth:`BordspelVectorEnv.reset`)."""
         obs, info = self.env.reset(seed=seed, options=options)
-        self._to_move = info["current_player"]
+        self._to_move = info["current_player"].copy()
         return obs, info
 
     def step(self, actions: Any) -> MultiAgentStep:
         """Each game's move of its seat to move; see the class docstring."""
         actors = self._to_move
         obs, _, terminated, truncated, info = self.env.step(actions)
-        self._to_move = info["current_player"]
-        rewards = np.where(terminated[:, None], self.env.seat_returns, 0.0)
+        self._to_move = info["current_player"].copy()
+        rewards = np.where(terminated[:, None], self.env._seat_returns, 0.0)
         illegal = np.flatnonzero(info["illegal_action"])
         rewards[illegal] = 0.0
         rewards[illegal, actors[illegal]] = -1.0

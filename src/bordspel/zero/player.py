@@ -132,6 +132,6 @@ def _mismatch(network: OnnxNetwork, state: State) -> str | None:
 
 
 def _shown(value: Any) -> str:
-    """An option's value as JSON, or ``another value`` when that is too long to read (a piece set)."""
-    text = json.dumps(value)
-    return text if len(text) <= 24 else "another value"
+    """An option's value as JSON (``none`` when it is not set), cut short past 24 characters."""
+    text = "none" if value is None else json.dumps(value)
+    return text if len(text) <= 24 else text[:23] + "…"
