@@ -169,6 +169,13 @@ def test_apollo_swaps_and_minotaur_pushes() -> None:
     assert minotaur.to_str().split()[1] == "workers=d3a1,e3e5"
 
 
+def test_a_worker_minotaur_pushes_onto_level_3_does_not_win() -> None:
+    """Ours: only a worker's own move up wins (an outside engine ends the game at the push)."""
+    pushed = corridor("minotaur,-", row="00003", workers="c3a1,d3b3").play("c3d3c3")
+    assert pushed.to_str().split()[1] == "workers=d3a1,e3b3"
+    assert not pushed.is_over() and pushed.to_move == 1
+
+
 def test_athena_remembers_moving_up() -> None:
     state = corridor("athena,-", row="01000")
     assert "up=1" in state.play("c3b3c3").to_str()

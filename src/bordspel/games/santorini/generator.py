@@ -9,6 +9,7 @@ the engine keeps its own fast path for that game, and the tests pin the two toge
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
 from bordspel.games.santorini.board import WIN_LEVEL, Levels, height
@@ -125,16 +126,20 @@ def _turns(state: Position) -> tuple[dict[Any, Result], dict[Any, Any]]:
     """The legal turns with what they lead to, and every way of playing each (its actions in the
     order of any line of the generator) with the turn it is."""
     _, memos, played, found = lines(state)
-    results = [_result(state, memos, played, line) for line in found]
+    result_of = _outcomes(state, memos, played)
+    results = [result_of(line) for line in found]
     shortest: dict[Result, tuple[Action, ...]] = {}
     for line, result in zip(found, results):
         kept = shortest.get(result)
         if kept is None or len(line.actions) < len(kept):
             shortest[result] = line.actions
-    turns = {turn_of(actions): result for result, actions in shortest.items()}
+    kept_turns = {result: turn_of(actions) for result, actions in shortest.items()}
+    turns = {turn: result for result, turn in kept_turns.items()}
     ways: dict[Any, Any] = {}
     for line, result in zip(found, results):
-        ways.setdefault(turn_of(line.actions), turn_of(shortest[result]))
+        kept_turn = kept_turns[result]
+        way = kept_turn if line.actions is shortest[result] else turn_of(line.actions)
+        ways.setdefault(way, kept_turn)
     return turns, ways
 
 
@@ -171,27 +176,43 @@ def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
     return actions != kept and [a.kind for a in actions] == [a.kind for a in kept]
 
 
-def _result(state: Position, memos: tuple[str, ...], played: list[God], line: Line) -> Result:
+def _outcomes(state: Position, memos: tuple[str, ...], played: list[God]) -> Callable[[Line], Result]:
+    """What each line of the turn leads to: the board, the memos, Athena's seats and the winners.
+
+    What depends only on the position (the seats' gods, whose memos can change, the powers that
+    win at the end of a turn) is worked out once for all the turn's lines.
+    """
     seat = state.turn
-    domes_built = line.board.levels[3] != state.levels[3]
     names = state.powers.gods if state.powers is not None else ("",) * state.players
+    bases = [base_god(state, s) for s in range(state.players)]
+    changing = [
+        (s, god, frozenset(names) - {names[s]}, s == seat and played[seat] is god)
+        for s, god in enumerate(bases)
+        if type(god).memo_after is not God.memo_after
+    ]
+    up = (state.powers.up if state.powers is not None else 0) & ~(1 << seat)
+    marks_climb = played[seat].forbids_climb(1)
+    end_winners = [
+        (other, god)
+        for other, god in enumerate(played)
+        if not state.out >> other & 1 and type(god).wins_at_end is not God.wins_at_end
+    ]
 
-    def own(other: int) -> bool:
-        return other == seat and played[seat] is base_god(state, seat)
+    def result(line: Line) -> Result:
+        after = memos
+        if changing:
+            domes_built = line.board.levels[3] != state.levels[3]
+            changed = list(memos)
+            for s, god, others, own in changing:
+                changed[s] = god.memo_after(memos[s], line, own, domes_built, others)
+            after = tuple(changed)
+        winners = state.team(seat) if line.won else None
+        for other, god in end_winners:
+            if winners is None and god.wins_at_end(line.board):
+                winners = state.team(other)
+        return Result(line.board, after, up | (1 << seat if marks_climb and line.moved_up else 0), winners)
 
-    after = tuple(
-        base_god(state, s).memo_after(memos[s], line, own(s), domes_built, frozenset(names) - {names[s]})
-        for s in range(state.players)
-    )
-    up = state.powers.up if state.powers is not None else 0
-    up &= ~(1 << seat)
-    if played[seat].forbids_climb(1) and line.moved_up:
-        up |= 1 << seat
-    winners = state.team(seat) if line.won else None
-    for other, god in enumerate(played):
-        if winners is None and not state.out >> other & 1 and god.wins_at_end(line.board):
-            winners = state.team(other)
-    return Result(line.board, after, up, winners)
+    return result
 
 
 CLIMBED = "a worker climbed to level 3"

@@ -13,6 +13,7 @@ Where a card's text is ambiguous the official FAQ's reading is taken; the commen
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,7 +70,9 @@ class Line(NamedTuple):
 
     def then(self, action: Action, board: Board) -> Line:
         """The line with ``action`` played, leaving ``board``."""
-        return self._replace(actions=self.actions + (action,), board=board)
+        return Line(
+            self.actions + (action,), board, self.worker, self.start, self.moved_up, self.won, self.no_up
+        )
 
 
 @dataclass(frozen=True)
@@ -119,9 +122,20 @@ class Context:
 
     def may_build(self, board: Board, cell: int) -> bool:
         """Whether the opponents' powers allow a build on ``cell`` (Limus; a dome on level 3 is allowed)."""
-        if height(board.levels, cell) == 3:
+        return self.may_build_at(board, cell, height(board.levels, cell))
+
+    def may_build_at(self, board: Board, cell: int, level: int) -> bool:
+        """:meth:`may_build` for a tower of ``level`` on ``cell``."""
+        if level == 3 or not self.restricting:
             return True
-        return not any(god.unbuildable(board, colour) >> cell & 1 for god, colour in self.rivals)
+        return not any(god.unbuildable(board, colour) >> cell & 1 for god, colour in self.restricting)
+
+    @functools.cached_property
+    def restricting(self) -> tuple[tuple[God, int], ...]:
+        """The opponents whose powers forbid builds somewhere (Limus), with their colour."""
+        return tuple(
+            (god, colour) for god, colour in self.rivals if type(god).unbuildable is not God.unbuildable
+        )
 
     def wins(self, board: Board, source: int, target: int, before: int, after: int) -> bool:
         """Whether the mover's own move from ``source`` to ``target`` wins."""
@@ -137,11 +151,14 @@ def build_options(
     ctx: Context, board: Board, cells: int, domes: bool = False
 ) -> Iterator[tuple[Action, Board]]:
     """Builds on ``cells`` (minus workers and domes): the next piece, or with ``domes`` a dome."""
-    for cell in iter_bits(cells & free_cells(board.levels, board.occupied())):
-        level = height(board.levels, cell)
-        if board.has_piece(cell) and ctx.may_build(board, cell):
+    levels = board.levels
+    for cell in iter_bits(cells & free_cells(levels, board.occupied())):
+        level = height(levels, cell)
+        if not ctx.may_build_at(board, cell, level):
+            continue
+        if board.has_piece(cell):
             yield Action("build", -1, cell), board.built(cell)
-        if domes and level < 3 and board.has_piece(cell, True) and ctx.may_build(board, cell):
+        if domes and level < 3 and board.has_piece(cell, True):
             yield Action("dome", -1, cell), board.built(cell, True)
 
 
@@ -225,10 +242,14 @@ class God:
         before = height(board.levels, source)
         for target, after in self.step_targets(ctx, board, line.worker, ctx.no_up() or line.no_up):
             level = height(board.levels, target)
-            moved = line.then(Action("move", source, target), after)
-            yield moved._replace(
-                moved_up=line.moved_up or level > before,
-                won=ctx.wins(after, source, target, before, level),
+            yield Line(
+                line.actions + (Action("move", source, target),),
+                after,
+                line.worker,
+                line.start,
+                line.moved_up or level > before,
+                ctx.wins(after, source, target, before, level),
+                line.no_up,
             )
 
     def step_targets(
@@ -401,12 +422,13 @@ class Hermes(God):
     def lines(self, ctx: Context, board: Board) -> Iterator[Line]:
         yield from super().lines(ctx, board)
         mine = [i for i in ctx.mine(board) if not ctx.frozen(board) >> i & 1]
+        charmers = ctx.charmers(board)
+        charmed = [i for i in ctx.mine(board) if NEIGHBOURS[board.workers[i]] & charmers]
         for moves, after in self._journeys(board, mine):
+            if not charm_kept(after, board, charmed, ctx):
+                continue
             for worker in ctx.mine(after):
-                line = Line(moves, after, worker, board.workers[worker])
-                charmed = [i for i in ctx.mine(board) if NEIGHBOURS[board.workers[i]] & ctx.charmers(board)]
-                if charm_kept(after, board, charmed, ctx):
-                    yield from super().builds(ctx, line)
+                yield from super().builds(ctx, Line(moves, after, worker, board.workers[worker]))
 
     def _journeys(self, board: Board, mine: list[int]) -> Iterator[tuple[tuple[Action, ...], Board]]:
         """Every placement of the workers reachable by moves on their own levels, in any order.
@@ -422,7 +444,7 @@ class Hermes(God):
             for moves, current in frontier:
                 for worker in mine:
                     source = current.workers[worker]
-                    for cell in sorted(_same_level_reach(current, source) - {source}):
+                    for cell in iter_bits(_same_level_reach(current, source) & ~(1 << source)):
                         after = current.moved(worker, cell)
                         if after.workers not in seen:
                             seen.add(after.workers)
@@ -430,17 +452,18 @@ class Hermes(God):
             frontier = following
 
 
-def _same_level_reach(board: Board, source: int) -> set[int]:
-    """Cells reachable from ``source`` by steps onto empty cells of the same height."""
+def _same_level_reach(board: Board, source: int) -> int:
+    """Cells reachable from ``source`` by steps onto empty cells of the same height, as a mask
+    (``source`` included)."""
     same = exact_level(board.levels, height(board.levels, source)) & ~board.occupied()
-    seen, frontier = {source}, [source]
+    reach, frontier = 1 << source, 1 << source
     while frontier:
-        cell = frontier.pop()
-        for step in iter_bits(NEIGHBOURS[cell] & same):
-            if step not in seen:
-                seen.add(step)
-                frontier.append(step)
-    return seen
+        grown = 0
+        for cell in iter_bits(frontier):
+            grown |= NEIGHBOURS[cell]
+        frontier = grown & same & ~reach
+        reach |= frontier
+    return reach
 
 
 class Minotaur(God):
