@@ -11,6 +11,7 @@ Run:  python benchmarks/bench_vector.py          (the figures in docs/results.md
       python benchmarks/bench_vector.py --smoke  (a few seconds: checks that it runs)
       python benchmarks/bench_vector.py --profile "Santorini 2p with random gods" --envs 64 --seconds 10
                                                  (where one case's vector env spends its time)
+      python benchmarks/bench_vector.py --case "Santorini 2p with random gods"   (one case only)
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ CASES = [
     Case("Santorini 2p", "santorini", {}, 700_000),
     Case("Santorini 3p", "santorini", {"players": 3}, 0),
     Case("Santorini 2p with random gods", "santorini", {"gods": "random"}, 50_000),
+    Case("Santorini gods, click actions", "santorini", {"gods": "random", "actions": "clicks"}, 0),
 ]
 RATIO = 100
 """The issue's target for every game: this many times the sync vector's rate."""
@@ -104,12 +106,18 @@ def make_vector(case: Case, envs: int) -> Any:
     return gymnasium.make_vec(env_id, num_envs=envs, vectorization_mode="vector_entry_point", **case.options)
 
 
-def profile(name: str, envs: int, seconds: float) -> None:
-    """Measure the vector env of the case called ``name`` under cProfile and print the functions
-    that took the most time."""
+def find_case(name: str) -> Case:
+    """The case called ``name``; SystemExit naming the cases when there is none."""
     case = next((case for case in CASES if case.name == name), None)
     if case is None:
         raise SystemExit(f"no case {name!r}; the cases are: {', '.join(c.name for c in CASES)}")
+    return case
+
+
+def profile(name: str, envs: int, seconds: float) -> None:
+    """Measure the vector env of the case called ``name`` under cProfile and print the functions
+    that took the most time."""
+    case = find_case(name)
     vector = make_vector(case, envs)
     profiler = cProfile.Profile()
     rate, _, _ = profiler.runcall(measure, vector, seconds)
@@ -159,6 +167,7 @@ def main() -> None:
     parser.add_argument(
         "--profile", metavar="CASE", help="profile one case's vector env (a name in the table)"
     )
+    parser.add_argument("--case", metavar="CASE", help="measure only this case (a name in the table)")
     args = parser.parse_args()
     if args.profile:
         profile(args.profile, args.envs, args.seconds)
@@ -169,7 +178,7 @@ def main() -> None:
     print(f"N = {envs} (sync: {sync_envs}), {seconds} processor seconds a measurement; steps per second:")
     print(f"{'game':27} {'vector':>11} {'env only':>11} {'sync':>9} {'ratio':>8} {'wall clock':>11}")
     missed = []
-    for case in CASES:
+    for case in [find_case(args.case)] if args.case else CASES:
         rate, sync_rate = run(case, envs, sync_envs, seconds)
         if rate < case.target or rate < RATIO * sync_rate:
             missed.append(case.name)

@@ -17,16 +17,16 @@ from bordspel import ansi, core, guide, svg
 from bordspel.ai import registry
 from bordspel.cli import SOLVER_PART, build_parser
 from bordspel.core import BordspelError, GameSpec, Part, available_games, game_part, game_spec, part_path
-from bordspel.rl import codecs
-from bordspel.web import views
+from bordspel.rl import clicks, codecs
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 PART_TYPES: dict[Part[object], str] = {
     svg.SVG_PART: "bordspel.svg:Draw",
     ansi.ANSI_PART: "bordspel.ansi:TerminalPicture",
-    views.MOVE_PARTS_PART: "bordspel.web.views:MoveParts",
+    guide.MOVE_PARTS_PART: "bordspel.guide:MoveParts",
     codecs.CODEC_PART: "bordspel.rl.codecs:Codec",
+    clicks.BUTTONS_PART: "bordspel.rl.clicks:Buttons",
     guide.GUIDE_PART: "bordspel.guide:Guide",
     registry.KNOWLEDGE_PART: "bordspel.ai.registry:Knowledge",
     SOLVER_PART: "bordspel.cli:Solver",

@@ -19,8 +19,8 @@ from bordspel.ai import make_player
 from bordspel.ai.arena import ProcessBackend, SerialBackend, run_arena
 from bordspel.ai.registry import GENERIC, knowledge
 from bordspel.core import GameSpec, game_spec, new_game, part_path
+from bordspel.guide import generic_move_parts
 from bordspel.rl.codecs import MoveListCodec, codec_for
-from bordspel.web.views import generic_move_parts
 from tests.tictactoe.engine import TicTacToeState
 
 ROOT = Path(__file__).resolve().parent.parent

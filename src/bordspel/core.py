@@ -526,6 +526,10 @@ class GameSpec:
     move_parts: str | None = None
     """``move_parts(move) -> dict``: a move's click paths and choices for the browser, and ``confirm``
     for a move that waits for End turn rather than being played at its last click."""
+    buttons: str | None = None
+    """``buttons(start) -> tuple[str, ...]``: the click tokens of ``move_parts`` that are not
+    squares or toolbar choices (``button:dome``, ``piece:A``), for games from ``start``; with the
+    squares and choices, the fixed alphabet of click-by-click RL actions (``bordspel.rl.clicks``)."""
     guide: str | None = None
     """The browser's words and rules page (``bordspel.guide.Guide``)."""
     solver: str | None = None
@@ -562,6 +566,7 @@ PART_MODULES = {
     "svg": "svg:draw",
     "ansi": "ansi:render",
     "move_parts": "web:move_parts",
+    "buttons": "web:buttons",
     "guide": "guide:GUIDE",
     "solver": "cli:SOLVER",
     "vector": "vector:batch",

@@ -7,13 +7,26 @@ no rules page).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bordspel.core import Part, game_part
 
-__all__ = ["GUIDE_PART", "PLAIN", "Guide", "Rules", "guide_of"]
+__all__ = [
+    "GUIDE_PART",
+    "MOVE_PARTS_PART",
+    "PLAIN",
+    "Guide",
+    "MoveParts",
+    "Rules",
+    "generic_move_parts",
+    "guide_of",
+    "move_parts",
+]
+
+SQUARE = re.compile(r"[a-z]+[0-9]+")
 
 Rules = Mapping[str, Mapping[str, Any]]
 """Per language: ``title`` and ``sections``, each (heading, paragraphs, picture name or None)."""
@@ -87,3 +100,30 @@ def guide_of(game: str) -> Guide:
     """The game's ``Guide`` (its GameSpec's ``guide`` part), or :data:`PLAIN`."""
     found = game_part(game, GUIDE_PART)
     return PLAIN if found is None else found
+
+
+class MoveParts(Protocol):
+    """A game's click paths: ``move_parts(move)`` returns ``paths``, ``choices`` and ``confirm``."""
+
+    def __call__(self, move: Any, /) -> Mapping[str, Any]: ...
+
+
+MOVE_PARTS_PART: Part[MoveParts] = Part("move_parts", "a function move_parts(move) -> dict", callable)
+"""The ``move_parts`` part of a GameSpec (by convention ``<package>.web:move_parts``)."""
+
+
+def move_parts(game: str, move: Any) -> dict[str, Any]:
+    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens), the
+    toolbar choices it needs and ``confirm`` (wait for End turn rather than play it at the last
+    click), by the game's own ``move_parts`` or the generic default."""
+    parts = game_part(game, MOVE_PARTS_PART)
+    return generic_move_parts(move) if parts is None else dict(parts(move))
+
+
+def generic_move_parts(move: Any) -> dict[str, Any]:
+    """Click the squares a move's text names (``b2``, ``a1-c3``), or choose the move by its text."""
+    text = move.to_str()
+    words = [word for word in re.split(r"[^a-z0-9]+", text) if word]
+    if words and all(SQUARE.fullmatch(word) for word in words):
+        return {"paths": [[f"square:{word}" for word in words]]}
+    return {"paths": [[f"move:{text}"]]}

@@ -9,6 +9,10 @@ planes of ``bordspel.rl.codecs``; ``info["action_mask"]`` marks the legal action
 (``info["illegal_action"]``). ``step`` after the episode has ended raises ``ResetNeeded``. A
 seat that never gets a move (Hermit ``size=1``, ``seat=1``) is refused.
 
+``actions="clicks"`` makes a move a few steps of clicks from a small fixed alphabet
+(``bordspel.rl.clicks``: Santorini with any gods has 27 actions) instead of one whole-move id; a
+click that does not finish a move gives reward 0 and leaves the turn to the agent.
+
 Seeding follows Gymnasium: ``reset(seed=s)`` seeds ``np_random``, and every reset draws the
 opponent's seed from it, so ``reset(seed=7)`` then ``reset()`` repeats the same games, and two
 environments (or vector environments) given the same seed play the same episodes (games that
@@ -36,6 +40,7 @@ except ImportError as error:
 from bordspel.ai import make_player
 from bordspel.core import BordspelError, State, available_games, new_game
 from bordspel.rl import draws_start, seat_moves
+from bordspel.rl.clicks import ClickTurn, click_actions
 from bordspel.rl.codecs import Planes, codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
@@ -53,6 +58,7 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
         opponent: str = "random",
         seat: int = 0,
         render_mode: str | None = None,
+        actions: str = "moves",
         **options: Any,
     ) -> None:
         if not isinstance(opponent, str):
@@ -63,23 +69,52 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
             )
         self.start, self.options = new_game(game, **options), options
         self.codec = codec_for(self.start.name, self.start)
+        self.clicks = click_actions(self.start, actions)
+        self.turn: ClickTurn | None = None
         if not 0 <= seat < self.start.num_players:
             raise ValueError(f"seat is from 0 to {self.start.num_players - 1}")
         if not seat_moves(self.start, seat):
             raise BordspelError(f"seat {seat} never gets a move: the game ends before its turn")
         check_mode(render_mode)
         self.opponent_spec, self.seat, self.render_mode = opponent, seat, render_mode
-        self.action_space = spaces.Discrete(self.codec.num_actions(self.start))
-        shape = self.codec.observe(self.start, seat).shape
-        self.observation_space = spaces.Box(0, self.codec.highest(self.start), shape=shape, dtype=np.int8)
+        self.action_space = spaces.Discrete(self._num_actions())
         self.state: State = self.start
+        shape = self._observe().shape
+        highest = (self.clicks or self.codec).highest(self.start)
+        self.observation_space = spaces.Box(0, highest, shape=shape, dtype=np.int8)
         self.opponent = make_player(opponent, self.start.name, seed=0)
         self.over = False
 
+    def _num_actions(self) -> int:
+        return self.codec.num_actions(self.start) if self.clicks is None else self.clicks.num_actions
+
+    def _mine(self) -> bool:
+        return not self.state.is_over() and self.state.to_move == self.seat
+
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mine = not self.state.is_over() and self.state.to_move == self.seat
-        mask = self.codec.mask(self.state) if mine else np.zeros(self.codec.num_actions(self.start), np.int8)
+        if self.clicks is not None:
+            mask = self.clicks.mask(self.turn if self._mine() else None)
+        else:
+            mask = self.codec.mask(self.state) if self._mine() else np.zeros(self._num_actions(), np.int8)
         return {"action_mask": mask, **extra}
+
+    def _observe(self) -> Planes:
+        if self.clicks is None:
+            return self.codec.observe(self.state, self.seat)
+        return self.clicks.observe(self.state, self.seat, self.turn)
+
+    def _new_turn(self) -> None:
+        """The agent's clicks start anew (click actions only)."""
+        if self.clicks is not None:
+            self.turn = self.clicks.turn(self.state) if self._mine() else None
+
+    def _move(self, action: int) -> Any | None:
+        """The move ``action`` makes (None: a click that does not finish one); BordspelError if illegal."""
+        if self.clicks is None:
+            return self.codec.move(self.state, action)
+        if self.turn is None:
+            raise BordspelError("no move of the agent's is under way")
+        return self.turn.click(action)
 
     def _opponents_move(self) -> None:
         while not self.state.is_over() and self.state.to_move != self.seat:
@@ -99,29 +134,27 @@ class BordspelEnv(gymnasium.Env):  # type: ignore[type-arg,unused-ignore]
             self.start = new_game(self.start.name, **self.options, seed=int(self.np_random.integers(2**31)))
         self.state, self.over = self.start, False
         self._opponents_move()
+        self._new_turn()
         self._show()
-        return self.codec.observe(self.state, self.seat), self._info()
+        return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Planes, float, bool, bool, dict[str, Any]]:
         """Play ``action`` and the opponents' replies; ResetNeeded once the episode has ended."""
         if self.over:
             raise ResetNeeded("the episode is over: call reset() before step()")
         try:
-            move = self.codec.move(self.state, int(action))
+            move = self._move(int(action))
         except BordspelError:
             self.over = True
-            return (
-                self.codec.observe(self.state, self.seat),
-                -1.0,
-                True,
-                False,
-                self._info(illegal_action=True),
-            )
+            return self._observe(), -1.0, True, False, self._info(illegal_action=True)
+        if move is None:  # a click that leaves the move unfinished
+            return self._observe(), 0.0, False, False, self._info()
         self.state = self.state.apply(move)
         self._opponents_move()
+        self._new_turn()
         self._show()
         self.over = self.state.is_over()
-        return self.codec.observe(self.state, self.seat), self._reward(), self.over, False, self._info()
+        return self._observe(), self._reward(), self.over, False, self._info()
 
     def _show(self) -> None:
         if self.render_mode == "human":

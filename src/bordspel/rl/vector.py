@@ -22,6 +22,10 @@ its random stream draws every opponent move and every start from then on, autore
 so the same seed and the same actions give the same trajectories; ``reset()`` without a seed
 starts every game anew and goes on drawing from the streams.
 
+``actions="clicks"`` plays each move click by click from a small fixed alphabet, as the single
+environment does (``bordspel.rl.clicks``; Santorini with gods: 27 actions a game, not 103,709);
+it runs :class:`PythonBatch`, and ``opponent_actions`` stay whole-move ids.
+
 A game's ``vector`` part (``bordspel.games.<game>.vector:batch``) gives a compiled
 :class:`Batch` for the options and opponents it covers; any other case (an opponent other than
 ``random`` and ``greedy``, pure Python) runs :class:`PythonBatch`, which plays the single
@@ -51,6 +55,7 @@ from bordspel.ai import make_player
 from bordspel.ai.players import Player
 from bordspel.core import BordspelError, Part, State, game_part, game_spec, new_game
 from bordspel.rl import draws_start, seat_moves
+from bordspel.rl.clicks import ClickActions, ClickTurn, click_actions
 from bordspel.rl.codecs import codec_for
 
 __all__ = [
@@ -108,6 +113,9 @@ VECTOR_PART: Part[BatchFactory] = Part("vector", "a function batch(start, n, sea
 LONGEST = 1000
 """The opponents' moves a step reports for a game of more than two seats without a longest length."""
 
+ILLEGAL = object()
+"""What :meth:`PythonBatch._chosen` answers for an action that is not legal."""
+
 Step = tuple[Int8s, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]
 
 
@@ -125,6 +133,7 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         seat: int = 0,
         copy: bool = True,
         render_mode: str | None = None,
+        actions: str = "moves",
         **options: Any,
     ) -> None:
         if num_envs < 1:
@@ -137,6 +146,7 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         if opponent is not None and not seat_moves(start, seat):
             raise BordspelError(f"seat {seat} never gets a move: the game ends before its turn")
         codec = codec_for(start.name, start)
+        clicks = click_actions(start, actions)
         self.num_envs, self.copy, self.game, self.options, self.start = (
             num_envs,
             copy,
@@ -144,18 +154,19 @@ class BordspelVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
             options,
             start,
         )
-        self.single_action_space = spaces.Discrete(codec.num_actions(start))
-        shape = codec.observe(start, 0).shape
-        self.single_observation_space = spaces.Box(0, codec.highest(start), shape=shape, dtype=np.int8)
+        width = codec.num_actions(start) if clicks is None else clicks.num_actions
+        self.single_action_space = spaces.Discrete(width)
+        shape = codec.observe(start, 0).shape if clicks is None else clicks.observe(start, 0, None).shape
+        highest = (clicks or codec).highest(start)
+        self.single_observation_space = spaces.Box(0, highest, shape=shape, dtype=np.int8)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.agent = -1 if opponent is None else seat
-        self.batch = _compiled(start, num_envs, self.agent, opponent) or PythonBatch(
-            start, num_envs, self.agent, opponent, options
-        )
+        compiled = None if clicks else _compiled(start, num_envs, self.agent, opponent)
+        self.batch = compiled or PythonBatch(start, num_envs, self.agent, opponent, options, clicks)
         replies = 0 if opponent is None else _most_replies(start, options)
         self._obs = np.zeros((num_envs, *shape), np.int8)
-        self._masks = np.zeros((num_envs, codec.num_actions(start)), np.int8)
+        self._masks = np.zeros((num_envs, width), np.int8)
         self._replies = np.full((num_envs, replies), -1, np.int32)
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.uint8)
@@ -289,10 +300,18 @@ class PythonBatch:
     a drawn start taken from it in the same order)."""
 
     def __init__(
-        self, start: State, num_envs: int, seat: int, opponent: str | None, options: dict[str, Any]
+        self,
+        start: State,
+        num_envs: int,
+        seat: int,
+        opponent: str | None,
+        options: dict[str, Any],
+        clicks: ClickActions | None = None,
     ) -> None:
         self.start, self.seat, self.opponent_spec, self.options = start, seat, opponent, options
-        self.codec = codec_for(start.name, start)
+        self.codec, self.clicks = codec_for(start.name, start), clicks
+        self.turns: list[ClickTurn | None] = [None] * num_envs
+        """Each game's clicks of the agent's move under way (click actions only)."""
         self.states = [start] * num_envs
         self.generators: list[np.random.Generator] = []
         self.opponents: list[Player | None] = [None] * num_envs
@@ -326,12 +345,14 @@ class PythonBatch:
             replies[i] = -1
             if self.finished[i]:
                 self._restart(i, replies)
-            elif action not in self.moves[i]:
-                rewards[i], terminated[i], illegal[i] = -1.0, 1, 1
-                self.finished[i] = True
-                continue
             else:
-                rewards[i], terminated[i] = self._play(i, action, replies)
+                move = self._chosen(i, action)
+                if move is ILLEGAL:
+                    rewards[i], terminated[i], illegal[i] = -1.0, 1, 1
+                    self.finished[i] = True
+                    continue
+                if move is not None:
+                    rewards[i], terminated[i] = self._play(i, move, replies)
             self._write(i, obs, masks)
 
     def seats(self, to_move: Any, returns: Any) -> None:
@@ -353,9 +374,20 @@ class PythonBatch:
         self.states[i], self.finished[i] = start, False
         self._replies(i, replies)
 
-    def _play(self, i: int, action: int, replies: Any) -> tuple[float, int]:
+    def _chosen(self, i: int, action: int) -> Any:
+        """The move ``action`` makes in game ``i``: None for a click that does not finish one,
+        :data:`ILLEGAL` for an action that is not legal there."""
+        turn = self.turns[i]
+        if turn is None:
+            return self.moves[i].get(action, ILLEGAL)
+        try:
+            return turn.click(action)
+        except BordspelError:
+            return ILLEGAL
+
+    def _play(self, i: int, move: Any, replies: Any) -> tuple[float, int]:
         actor = self.states[i].to_move if self.seat < 0 else self.seat
-        self.states[i] = self.states[i].apply_unchecked(self.moves[i][action])
+        self.states[i] = self.states[i].apply_unchecked(move)
         self._replies(i, replies)
         outcome = self.states[i].outcome()
         self.finished[i] = outcome is not None
@@ -367,10 +399,18 @@ class PythonBatch:
             move = opponent.step(self.states[i])
             replies[i, count] = self.codec.encode(self.states[i], move)
             self.states[i], count = self.states[i].apply(move), count + 1
+        if self.clicks is not None:
+            state = self.states[i]
+            self.turns[i] = None if state.is_over() else self.clicks.turn(state)
 
     def _write(self, i: int, obs: Int8s, masks: Int8s) -> None:
         state = self.states[i]
-        obs[i] = self.codec.observe(state, state.to_move if self.seat < 0 else self.seat)
+        seat = state.to_move if self.seat < 0 else self.seat
+        if self.clicks is not None:
+            obs[i] = self.clicks.observe(state, seat, self.turns[i])
+            masks[i] = self.clicks.mask(self.turns[i])
+            return
+        obs[i] = self.codec.observe(state, seat)
         moves = [] if state.is_over() else state.legal_moves()
         self.moves[i] = {self.codec.encode(state, move): move for move in moves}
         masks[i] = 0

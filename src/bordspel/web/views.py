@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from bordspel import svg
 from bordspel.ai import LEVELS
@@ -18,68 +16,34 @@ from bordspel.ai.registry import BASELINE, level_options
 from bordspel.core import (
     BordspelError,
     Outcome,
-    Part,
     State,
     available_games,
     game_class,
-    game_part,
     game_spec,
 )
-from bordspel.guide import guide_of
+from bordspel.guide import guide_of, move_parts
 from bordspel.web.actions import outcome
 from bordspel.web.ratings import computer_ratings
 from bordspel.web.seats import HUMAN, seat_choices
 from bordspel.web.store import NotFound, StoredGame
 
 __all__ = [
-    "MOVE_PARTS_PART",
     "BadPosition",
-    "MoveParts",
     "board_view",
     "game_view",
-    "generic_move_parts",
     "meta",
-    "move_parts",
     "position_view",
     "record_text",
     "rules_view",
     "start_options",
 ]
 
-SQUARE = re.compile(r"[a-z]+[0-9]+")
 MAX_REASON = 200
 """Characters of a refusal's reason that quote what a client sent, at most."""
 
 
 class BadPosition(BordspelError):
     """A position the analysis board cannot read."""
-
-
-class MoveParts(Protocol):
-    """A game's click paths: ``move_parts(move)`` returns ``paths``, ``choices`` and ``confirm``."""
-
-    def __call__(self, move: Any, /) -> Mapping[str, Any]: ...
-
-
-MOVE_PARTS_PART: Part[MoveParts] = Part("move_parts", "a function move_parts(move) -> dict", callable)
-"""The ``move_parts`` part of a GameSpec (by convention ``<package>.web:move_parts``)."""
-
-
-def move_parts(game: str, move: Any) -> dict[str, Any]:
-    """A move's click paths (lists of ``square:b3``/``piece:A``/``move:<text>`` tokens), the
-    toolbar choices it needs and ``confirm`` (wait for End turn rather than play it at the last
-    click), by the game's own ``move_parts`` or the generic default."""
-    parts = game_part(game, MOVE_PARTS_PART)
-    return generic_move_parts(move) if parts is None else dict(parts(move))
-
-
-def generic_move_parts(move: Any) -> dict[str, Any]:
-    """Click the squares a move's text names (``b2``, ``a1-c3``), or choose the move by its text."""
-    text = move.to_str()
-    words = [word for word in re.split(r"[^a-z0-9]+", text) if word]
-    if words and all(SQUARE.fullmatch(word) for word in words):
-        return {"paths": [[f"square:{word}" for word in words]]}
-    return {"paths": [[f"move:{text}"]]}
 
 
 def _legal(state: State) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Any
 from bordspel.core import square_name
 from bordspel.games.hermit.engine import HermitMove, HermitState
 
-__all__ = ["COMPUTER_RATINGS", "move_parts", "rating_pool"]
+__all__ = ["COMPUTER_RATINGS", "buttons", "move_parts", "rating_pool"]
 
 SIZE_BANDS = ((5, "small"), (8, "medium"))
 """Boards up to 5x5 are small, up to 8x8 medium, larger ones large: one rating pool each."""
@@ -23,6 +23,11 @@ def move_parts(move: HermitMove) -> dict[str, Any]:
         "paths": [[f"square:{square}"]],
         "choices": {"colour": move.colour, "placement": move.placement},
     }
+
+
+def buttons(start: HermitState) -> tuple[str, ...]:
+    """No clicks besides the squares and the toolbar's colour and placement."""
+    return ()
 
 
 def rating_pool(state: HermitState) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from bordspel.core import square_name
 from bordspel.games.quarto.engine import QuartoMove, QuartoState
 
-__all__ = ["COMPUTER_RATINGS", "move_parts", "rating_pool"]
+__all__ = ["COMPUTER_RATINGS", "buttons", "move_parts", "rating_pool"]
 
 COMPUTER_RATINGS = {"easy": 200, "medium": 1535, "hard": 1800, "perfect": 1890}
 """The levels' fixed ratings, from the ladder (``docs/web.md``, Ratings)."""
@@ -18,6 +18,11 @@ def move_parts(move: QuartoMove) -> dict[str, Any]:
     square = [] if move.square is None else [f"square:{square_name(move.square // 4, move.square % 4)}"]
     give = [] if move.give is None else [f"piece:{move.give}"]
     return {"paths": [[*square, *give]]}
+
+
+def buttons(start: QuartoState) -> tuple[str, ...]:
+    """The clicks besides the squares: a piece to hand over, one per piece of the set."""
+    return tuple(f"piece:{char}" for char in start.pieces.chars)
 
 
 def rating_pool(state: QuartoState) -> str:

@@ -10,7 +10,7 @@ from bordspel.games.santorini import generator
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.turns import Action, GodTurn, square_text
 
-__all__ = ["COMPUTER_RATINGS", "DOME", "move_parts", "other_orders", "rating_pool"]
+__all__ = ["COMPUTER_RATINGS", "DOME", "buttons", "move_parts", "other_orders", "rating_pool"]
 
 COMPUTER_RATINGS = {"easy": 990, "medium": 1500, "hard": 1780, "perfect": 2020}
 """The levels' fixed ratings, from the two-player ladder without gods (``docs/web.md``, Ratings)."""
@@ -56,6 +56,11 @@ def other_orders(state: SantoriniState, move: Placement | Turn | GodTurn) -> lis
     if not isinstance(move, GodTurn):
         return []
     return [_path(actions) for actions in generator.orders(state).get(move, ())]
+
+
+def buttons(start: SantoriniState) -> tuple[str, ...]:
+    """The clicks besides the squares: the one that makes a build a dome (Atlas, Selene)."""
+    return (DOME,)
 
 
 def rating_pool(state: SantoriniState) -> str:
