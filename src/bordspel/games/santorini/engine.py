@@ -32,6 +32,9 @@ from bordspel.core import (
     check_int,
     check_text,
     iter_bits,
+    option_bool,
+    option_int,
+    option_seed,
     permute_mask,
     split_fields,
     square_symmetries,
@@ -298,7 +301,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
                 f"Santorini has no option {', '.join(options)}; "
                 "it takes players, finite_supply, workers, gods, seed"
             )
-        players = check_int(players, "the number of players", 2, 4)
+        players = option_int("players", players, 2, 4)
         colours = 2 if players == 4 else players
         cells = [-1] * (2 * colours)
         if workers is not None:
@@ -309,8 +312,8 @@ class SantoriniState(PicturedState[SantoriniMove]):
             cells = list(SantoriniBoard.from_positions(list(workers)).workers)
             if len(cells) != 2 * colours:
                 raise BordspelError(f"{players} players need {2 * colours} workers, not {len(cells)}")
-        supply = BOX_SUPPLY if finite_supply else None
-        powers = deal_gods(gods, players, seed)
+        supply = BOX_SUPPLY if option_bool("finite_supply", finite_supply) else None
+        powers = deal_gods(gods, players, option_seed("seed", seed))
         start = cls._make(players, (0, 0, 0, 0), tuple(cells), 0, supply, 0, None, powers)
         if start.in_setup:
             start = start._with_turn(start._setup_order()[0])
