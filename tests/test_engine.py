@@ -419,3 +419,28 @@ def test_the_driver_sees_the_end_of_an_engine_whose_child_keeps_its_stdout() -> 
     with pytest.raises(EngineTerminated, match="exit code -9"):
         for _ in analysis:
             pass
+
+
+def test_multipv_below_one_is_refused(engine: SimpleEngine) -> None:
+    with pytest.raises(
+        BordspelError, match=r"multipv \(the number of best lines to report\) must be at least 1"
+    ):
+        engine.analyse(new_game("quarto"), Limit(depth=1), multipv=0)
+    assert engine.analyse(new_game("quarto"), Limit(depth=1), multipv=1)
+
+
+def test_scores_compare_from_the_side_of_the_player_to_move() -> None:
+    ordered = [
+        Score(result="loss", plies=2),
+        Score(result="loss", plies=6),
+        Score(result="loss"),
+        Score(cp=-40),
+        Score(result="draw"),
+        Score(cp=25),
+        Score(result="win"),
+        Score(result="win", plies=7),
+        Score(result="win", plies=3),
+    ]
+    assert sorted(reversed(ordered)) == ordered
+    assert Score(cp=25) < Score(cp=30) <= Score(cp=30) and max(ordered) == Score(result="win", plies=3)
+    assert Score(result="draw") <= Score(cp=0) and Score(result="draw") >= Score(cp=0)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bordspel.core import State, available_games, new_game
+from bordspel.core import BordspelError, State, available_games, new_game
 from bordspel.rl.codecs import codec_for
 
 from .variants import GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
@@ -422,3 +422,13 @@ def test_arena_on_a_local_ray_runtime() -> None:
         assert ray.available_resources().get("CPU", 0) <= 2
     finally:
         ray.shutdown()
+
+
+@pytest.mark.parametrize("game", ["hermit", "quarto", "santorini"])
+@pytest.mark.parametrize("action", [99999, -1, 2.0, True])
+def test_an_action_outside_the_action_space_is_refused(game: str, action: Any) -> None:
+    codec, state = codec_for(game), new_game(game)
+    count = codec.num_actions(state)
+    with pytest.raises(BordspelError, match=f"is not one of {game}'s actions: give 0 to {count - 1}"):
+        codec.decode(state, action)
+    assert codec.decode(state, codec.encode(state, state.legal_moves()[0])) == state.legal_moves()[0]

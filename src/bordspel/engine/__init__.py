@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import IO, Any, NoReturn, overload
 
 from bordspel.ai.search import Limit
-from bordspel.core import BordspelError, State
+from bordspel.core import BordspelError, State, check_int
 from bordspel.engine.protocol import Info, Score, parse_info
 
 __all__ = [
@@ -286,6 +286,8 @@ class SimpleEngine:
 
     def _go(self, state: State, limit: Limit | None, multipv: int | None) -> SearchLines:
         """Set up ``state`` (its game first) and the lines to find, then search."""
+        if multipv is not None:
+            check_int(multipv, "multipv (the number of best lines to report)", 1)
         if self.games and state.name not in self.games:
             raise EngineError(f"the engine plays {', '.join(self.games)}, not {state.name}")
         lines = [] if state.name == self.game else [f"setoption name game value {state.name}"]

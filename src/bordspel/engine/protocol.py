@@ -3,6 +3,7 @@ written from a search's result and read back into :class:`Info` (see docs/engine
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +22,34 @@ RESULTS = ("win", "loss", "draw")
 class Score:
     """An ``info`` line's score for the player to move: an evaluation (``cp``, in hundredths of
     the engine's unit) or a proven ``result`` (``win``, ``loss``, ``draw``), with the plies to
-    the end when known."""
+    the end when known. Scores compare from the side of the player to move (see :meth:`rank`):
+    ``Score(result="win", plies=3) > Score(cp=500) > Score(result="draw") > Score(result="loss")``."""
 
     cp: int | None = None
     result: str | None = None
     plies: int | None = None
+
+    def rank(self) -> tuple[int, float]:
+        """What the comparisons order by: a loss below every evaluation (a later loss above a
+        sooner one), a draw as ``cp 0``, a win above every evaluation (a sooner win above a
+        later one; one of unknown length below them)."""
+        if self.result == "win":
+            return (2, -math.inf if self.plies is None else -self.plies)
+        if self.result == "loss":
+            return (0, math.inf if self.plies is None else self.plies)
+        return (1, 0 if self.cp is None else self.cp)
+
+    def __lt__(self, other: Score) -> bool:
+        return self.rank() < other.rank()
+
+    def __le__(self, other: Score) -> bool:
+        return self.rank() <= other.rank()
+
+    def __gt__(self, other: Score) -> bool:
+        return self.rank() > other.rank()
+
+    def __ge__(self, other: Score) -> bool:
+        return self.rank() >= other.rank()
 
     def is_proven(self) -> bool:
         """Whether the score is a proven result, not an evaluation."""
