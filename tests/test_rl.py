@@ -64,6 +64,36 @@ def test_pettingzoo_api(
         api_test(env(game, mask_in=mask_in, **options), num_cycles=200)
 
 
+@pytest.mark.parametrize("game, options", VARIANTS + GOD_VARIANTS[:2], ids=IDS + GOD_IDS[:2])
+def test_pettingzoo_parallel_api(game: str, options: dict[str, Any]) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    from bordspel.rl.pettingzoo import parallel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(game, **options), num_cycles=300)
+
+
+def test_the_parallel_env_plays_the_agent_to_move_and_refuses_an_illegal_move() -> None:
+    from bordspel.rl.pettingzoo import parallel_env
+
+    parallel = parallel_env("quarto")
+    observations, _ = parallel.reset(seed=1)
+    mover = parallel.aec.agent_selection
+    action = int(observations[mover]["action_mask"].argmax())
+    other = next(agent for agent in parallel.agents if agent != mover)
+    assert not observations[other]["action_mask"].any()
+    parallel.step({mover: action, other: 0})
+    assert parallel.state() == new_game("quarto").apply(
+        codec_for("quarto").decode(new_game("quarto"), action)
+    )
+    with pytest.raises(ValueError, match="is to move: give its action"):
+        parallel.step({mover: action})
+    with pytest.raises(BordspelError):
+        parallel.step({other: 0})  # a first move (handing over a piece) as the second move
+
+
 @pytest.mark.parametrize(
     "game, options", [("hermit", {"size": 3}), ("santorini", {"players": 3}), ("quarto", {})]
 )
