@@ -153,12 +153,12 @@ class Options:
             raise BordspelError(f"player option {key}={text} needs a number of at least 0, like {key}=0.5")
         return None if text is None else value
 
-    def integer(self, key: str) -> int | None:
-        """A budget's whole number (``depth``, ``nodes``, ``playouts``) of at least 1."""
+    def integer(self, key: str, low: int = 1) -> int | None:
+        """A budget's whole number (``depth``, ``nodes``, ``playouts``) of at least ``low``."""
         text, value = self._read(key)
-        if text is not None and not (1 <= value < math.inf and value.is_integer()):
+        if text is not None and not (low <= value < math.inf and value.is_integer()):
             raise BordspelError(
-                f"player option {key}={text} needs a whole number of at least 1, like {key}=4"
+                f"player option {key}={text} needs a whole number of at least {low}, like {key}=4"
             )
         return None if text is None else int(value)
 
@@ -289,7 +289,7 @@ def _zero(known: Knowledge, options: Options, seed: int | None) -> Player:
     """A network trained by self-play, run by onnxruntime (``bordspel.zero.player``)."""
     from bordspel.zero.player import DEFAULT_PLAYOUTS, ZeroPlayer
 
-    model, playouts = options.text("model"), options.integer("playouts")
+    model, playouts = options.text("model"), options.integer("playouts", low=0)  # 0: no search
     options.number("solver_time")  # a server gives every level a solver's share: zero has none
     return ZeroPlayer(
         Path(model) if model else None,

@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from typing import Any, TextIO
 
 from bordspel import __version__
-from bordspel.ai.players import Analyser, MCTSPlayer, Player
+from bordspel.ai.players import Analyser, Player
 from bordspel.ai.registry import make_player
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
@@ -344,11 +344,11 @@ def _results(
     if not infinite:
         yield from player.analysis(state, limit, multipv)
         return
-    if not isinstance(player, MCTSPlayer):
+    if not getattr(player, "searches_in_rounds", False):
         yield from player.analysis(state, Limit(), multipv)  # deepens until stopped
         return
     playouts = INFINITE_PLAYOUTS
-    while True:  # MCTS reports once a search: ever longer ones until stopped
+    while True:  # MCTS and zero report once a search: ever longer ones until stopped
         yield from player.analysis(state, Limit(nodes=playouts), multipv)
         playouts *= 2
 
