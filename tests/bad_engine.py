@@ -3,9 +3,12 @@ from bordspel, with no import of it): ``python tests/bad_engine.py MODE``.
 
 Modes: ``die`` (exits with code 3 in the middle of a search, after a word on stderr), ``hang``
 (never answers ``go`` nor ``stop``), ``garbage`` (answers ``go`` with a line of no protocol),
-``mute`` (never answers the greeting), ``illegal`` (answers ``go`` with an illegal move).
+``mute`` (never answers the greeting), ``illegal`` (answers ``go`` with an illegal move),
+``forks`` (starts a process that keeps its stdout, then searches for ever), ``chatty`` (says
+more in ``info`` than the protocol has, as another engine may, then plays ``A``).
 """
 
+import subprocess
 import sys
 import time
 
@@ -24,12 +27,18 @@ def main(mode: str) -> None:
                 say(answer)
         elif command == "isready":
             say("readyok")
+        elif command == "go" and mode == "chatty":
+            say("info depth 2 seldepth 5 multipv 1 score cp 7 lowerbound nodes 20 tbhits 0 hashfull 12 pv A")
+            say("info currmove B currmovenumber 2 refutation B C")
+            say("bestmove A")
         elif command == "go":
+            if mode == "forks":
+                subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
             say("info depth 1 score cp 3 nodes 10 time 1 nps 10000 pv A")
             if mode == "die":
                 print("bad engine: out of luck", file=sys.stderr, flush=True)
                 sys.exit(3)
-            if mode == "hang":
+            if mode in ("hang", "forks"):
                 time.sleep(3600)
             say("the weather is fine" if mode == "garbage" else "bestmove z9:Q")
         elif command == "quit":

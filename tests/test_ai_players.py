@@ -4,6 +4,7 @@ finds forced wins (checked against a plain minimax written here)."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -171,3 +172,18 @@ def test_a_solver_is_chosen_by_name() -> None:
         make_player("alphabeta:time=1,solver=fast", "hermit")
     with pytest.raises(BordspelError, match=r"choose one of 0, 1$"):
         make_player("mcts:time=1,solver=prune", "quarto")
+
+
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("alphabeta:depth=-1", "depth=-1 needs a whole number of at least 1"),
+        ("alphabeta:depth=2.5", "depth=2.5 needs a whole number of at least 1"),
+        ("mcts:playouts=0", "playouts=0 needs a whole number of at least 1"),
+        ("alphabeta:time=-1", "time=-1 needs a number of at least 0"),
+        ("alphabeta:time=nan", "time=nan needs a number of at least 0"),
+    ],
+)
+def test_a_budget_that_is_none_is_refused(spec: str, error: str) -> None:
+    with pytest.raises(BordspelError, match=re.escape(error)):
+        make_player(spec, "quarto")

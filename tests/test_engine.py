@@ -4,13 +4,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,8 +30,10 @@ from bordspel.engine import (
     EngineTerminated,
     EngineTimeout,
     Limit,
+    Score,
     SimpleEngine,
 )
+from bordspel.engine.protocol import parse_info
 from bordspel.engine.server import EngineServer
 from bordspel.play import Session
 from bordspel.record import Game
@@ -108,8 +114,6 @@ def test_bad_input_gets_an_error_line_and_the_engine_lives_on(engine: SimpleEngi
         ("fly away", "unknown command 'fly'"),
         ("position string not a board", "position"),
         ("position startpos moves zz", "zz"),
-        ("go depth x", "depth is a whole number"),
-        ("go sideways", "go takes depth N"),
         ("setoption name colour value red", "unknown option 'colour'"),
         ("setoption name game.size value -3", "size"),
     ]:
@@ -119,6 +123,48 @@ def test_bad_input_gets_an_error_line_and_the_engine_lives_on(engine: SimpleEngi
         assert len(errors) == 1 and error in errors[0], (line, errors)
     state = new_game("hermit", size=3)
     assert engine.play(state, Limit(depth=1)).move in state.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "line, error",
+    [
+        ("go depth x", "depth is a whole number"),
+        ("go depth 0", "depth is a whole number from 1"),
+        ("go sideways", "go takes depth N"),
+    ],
+)
+def test_a_refused_go_is_answered_at_once_with_no_move(engine: SimpleEngine, line: str, error: str) -> None:
+    engine.send(line)
+    refusal, answer = engine._expect("refusing go"), engine._expect("refusing go")
+    assert refusal[:3] == ["info", "string", "error"] and error in " ".join(refusal)
+    assert answer == ["bestmove", "(none)"]
+    assert engine.ping() == []
+
+
+def test_a_limit_the_engine_refuses_comes_back_at_once_as_an_error() -> None:
+    """The engine takes at most 2**63 nodes: it refuses more, and the driver says so at once
+    rather than waiting out its timeout (EngineTimeout) for a search that never began."""
+    with SimpleEngine.popen(ENGINE, timeout=10) as engine:
+        with pytest.raises(EngineError, match="nodes is a whole number") as raised:
+            engine.play(new_game("hermit", size=3), Limit(nodes=2**64))
+        assert not isinstance(raised.value, EngineTimeout)
+        state = new_game("hermit", size=3)
+        assert engine.play(state, Limit(depth=1)).move in state.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "limit, error",
+    [
+        (dict(depth=0), "depth=...) is a whole number of at least 1, not 0"),
+        (dict(depth=1.5), "depth=...) is a whole number of at least 1, not 1.5"),
+        (dict(nodes=0), "nodes=...) is a whole number of at least 1, not 0"),
+        (dict(time="1"), "time=...) is a number of seconds of at least 0, not '1'"),
+        (dict(time=-1.0), "time=...) is a number of seconds"),
+    ],
+)
+def test_a_limit_that_is_no_budget_is_refused_where_it_is_made(limit: dict[str, Any], error: str) -> None:
+    with pytest.raises(BordspelError, match=re.escape(error)):
+        Limit(**limit)
 
 
 def test_a_finished_position_gets_no_move(engine: SimpleEngine) -> None:
@@ -152,6 +198,24 @@ def test_an_engine_that_writes_nonsense_raises_a_protocol_error(mode: str, said:
     with pytest.raises(EngineProtocolError, match=said):
         bad.play(new_game("quarto"), Limit(depth=1))
     assert bad.process.poll() is not None
+
+
+def test_info_words_the_protocol_lacks_are_skipped_and_the_rest_kept() -> None:
+    with _bad("chatty") as chatty:
+        state = new_game("quarto")
+        lines = chatty.analysis(state, Limit(depth=2))
+        first, second = list(lines)
+    assert lines.best == state.parse_move("A")
+    assert (first.depth, first.seldepth, first.score, first.nodes) == (2, 5, Score(cp=7), 20)
+    assert (first.hashfull, first.pv) == (12, [state.parse_move("A")])
+    assert (second.currmove, second.currmovenumber) == (state.parse_move("B"), 2)
+
+
+def test_a_malformed_value_of_a_known_info_field_is_still_refused() -> None:
+    with pytest.raises(ValueError, match="invalid literal"):
+        parse_info("info depth x", new_game("quarto"))
+    with pytest.raises(BordspelError, match="illegal move"):
+        parse_info("info currmove z9", new_game("quarto"))
 
 
 def _group_alive(group: int) -> bool:
@@ -286,3 +350,97 @@ def test_a_failed_search_is_reported_and_no_move_made_up() -> None:
         "info string error the search failed: IndexError: no such square",
         "bestmove (none)",
     ]
+
+
+def test_a_bare_limit_is_the_engines_own_budget(engine: SimpleEngine) -> None:
+    """``Limit()`` sends a plain ``go`` (the player's own budget), never ``go infinite``."""
+    state = game_class("santorini").from_str(POSITION)  # an infinite search never ends by itself
+    result = engine.play(state, Limit())
+    assert result.move in state.legal_moves()
+
+
+def _proc_stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...); [] when gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _children(pid: int) -> list[int]:
+    found = [path.name for path in Path("/proc").iterdir() if path.name.isdigit()]
+    return [int(child) for child in found if _proc_stat(child)[1:2] == [str(pid)]]
+
+
+def _running(pid: int) -> bool:
+    return _proc_stat(pid)[:1] not in ([], ["Z"], ["X"])  # a zombie waits for init to reap it
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
+def test_a_killed_engine_takes_its_search_process_with_it() -> None:
+    engine = subprocess.Popen(
+        ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert engine.stdin is not None and engine.stdout is not None
+        engine.stdin.write(f"position string {POSITION}\ngo infinite\n")
+        engine.stdin.flush()
+        assert engine.stdout.readline().startswith("info ")  # the search process is running
+        searches = _children(engine.pid)
+        assert searches
+        os.kill(engine.pid, signal.SIGKILL)
+        engine.wait()
+        for _ in range(200):  # bounded: the kernel ends the search process as the engine dies
+            if not any(map(_running, searches)):
+                break
+            time.sleep(0.05)
+        assert not any(map(_running, searches))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(engine.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+def test_the_driver_says_a_killed_engine_ended_while_it_searched() -> None:
+    engine = SimpleEngine.popen(ENGINE, timeout=30)
+    analysis = engine.analysis(game_class("santorini").from_str(POSITION))
+    next(analysis)
+    os.kill(engine.process.pid, signal.SIGKILL)
+    with pytest.raises(EngineTerminated, match="exit code -9"):
+        for _ in analysis:
+            pass
+
+
+def test_the_driver_sees_the_end_of_an_engine_whose_child_keeps_its_stdout() -> None:
+    bad = _bad("forks", timeout=30)
+    analysis = bad.analysis(new_game("quarto"), Limit(depth=1))
+    next(analysis)
+    os.kill(bad.process.pid, signal.SIGKILL)
+    with pytest.raises(EngineTerminated, match="exit code -9"):
+        for _ in analysis:
+            pass
+
+
+def test_multipv_below_one_is_refused(engine: SimpleEngine) -> None:
+    with pytest.raises(
+        BordspelError, match=r"multipv \(the number of best lines to report\) must be at least 1"
+    ):
+        engine.analyse(new_game("quarto"), Limit(depth=1), multipv=0)
+    assert engine.analyse(new_game("quarto"), Limit(depth=1), multipv=1)
+
+
+def test_scores_compare_from_the_side_of_the_player_to_move() -> None:
+    ordered = [
+        Score(result="loss", plies=2),
+        Score(result="loss", plies=6),
+        Score(result="loss"),
+        Score(cp=-40),
+        Score(result="draw"),
+        Score(cp=25),
+        Score(result="win"),
+        Score(result="win", plies=7),
+        Score(result="win", plies=3),
+    ]
+    assert sorted(reversed(ordered)) == ordered
+    assert Score(cp=25) < Score(cp=30) <= Score(cp=30) and max(ordered) == Score(result="win", plies=3)
+    assert Score(result="draw") <= Score(cp=0) and Score(result="draw") >= Score(cp=0)

@@ -4,15 +4,17 @@ against the exact solvers."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai.players import Narrowed, Proven
 from bordspel.core import State, square_symmetries
-from bordspel.games.hermit.ai import HermitEndgame, PruningEndgame, evaluate
+from bordspel.games.hermit.ai import DEADLINE_CHECKS, HermitEndgame, PruningEndgame, evaluate
 from bordspel.games.hermit.engine import HermitMove, HermitState
 from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.rules import dilate, fitting_blocks, geometry
 from bordspel.games.hermit.strategy import KNOWN, RegionEvaluation, involutions, mirror_loses
 
 Accepts = tuple[int, int, int]
@@ -171,3 +173,31 @@ def test_the_search_after_a_narrowed_answer_plays_one_of_the_open_moves() -> Non
         player = make_player(spec, "hermit", seed=1)
         player.endgame = Narrowing()  # type: ignore[attr-defined]
         assert player.step(state) in open_moves
+
+
+def test_the_pruning_solver_keeps_to_its_deadline_on_a_large_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 40 x 40 board has 14,160 moves: the solver stops looking at them once its time is up
+    (it looked at all of them first, 0.8 s, and the players went over their budgets)."""
+    state = HermitState.initial(size=40)
+    applied: list[HermitMove] = []
+    original = HermitState.apply_unchecked
+
+    def counted(self: HermitState, move: HermitMove) -> HermitState:
+        applied.append(move)
+        return original(self, move)
+
+    monkeypatch.setattr(HermitState, "apply_unchecked", counted)
+    assert PruningEndgame(1.0).solve(state, time.perf_counter() - 1) is None
+    assert len(applied) <= DEADLINE_CHECKS
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_the_involutions_know_the_blocks_that_meet_their_image(n: int) -> None:
+    geo = geometry(n)
+    for symmetry in involutions(n):
+        touching, overlapping = [0, 0, 0], [0, 0, 0]
+        for shape, block in fitting_blocks(geo.full, geo):
+            image = symmetry.image(block)
+            touching[shape] |= block & -block if image & dilate(block, geo) else 0
+            overlapping[shape] |= block & -block if image & block else 0
+        assert (tuple(touching), tuple(overlapping)) == (symmetry.touching, symmetry.overlapping)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bordspel.core import State, available_games, new_game
+from bordspel.core import BordspelError, State, available_games, new_game
 from bordspel.rl.codecs import codec_for
 
 from .variants import GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
@@ -62,6 +62,36 @@ def test_pettingzoo_api(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         api_test(env(game, mask_in=mask_in, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("game, options", VARIANTS + GOD_VARIANTS[:2], ids=IDS + GOD_IDS[:2])
+def test_pettingzoo_parallel_api(game: str, options: dict[str, Any]) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    from bordspel.rl.pettingzoo import parallel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(parallel_env(game, **options), num_cycles=300)
+
+
+def test_the_parallel_env_plays_the_agent_to_move_and_refuses_an_illegal_move() -> None:
+    from bordspel.rl.pettingzoo import parallel_env
+
+    parallel = parallel_env("quarto")
+    observations, _ = parallel.reset(seed=1)
+    mover = parallel.aec.agent_selection
+    action = int(observations[mover]["action_mask"].argmax())
+    other = next(agent for agent in parallel.agents if agent != mover)
+    assert not observations[other]["action_mask"].any()
+    parallel.step({mover: action, other: 0})
+    assert parallel.state() == new_game("quarto").apply(
+        codec_for("quarto").decode(new_game("quarto"), action)
+    )
+    with pytest.raises(ValueError, match="is to move: give its action"):
+        parallel.step({mover: action})
+    with pytest.raises(BordspelError):
+        parallel.step({other: 0})  # a first move (handing over a piece) as the second move
 
 
 @pytest.mark.parametrize(
@@ -422,3 +452,13 @@ def test_arena_on_a_local_ray_runtime() -> None:
         assert ray.available_resources().get("CPU", 0) <= 2
     finally:
         ray.shutdown()
+
+
+@pytest.mark.parametrize("game", ["hermit", "quarto", "santorini"])
+@pytest.mark.parametrize("action", [99999, -1, 2.0, True])
+def test_an_action_outside_the_action_space_is_refused(game: str, action: Any) -> None:
+    codec, state = codec_for(game), new_game(game)
+    count = codec.num_actions(state)
+    with pytest.raises(BordspelError, match=f"is not one of {game}'s actions: give 0 to {count - 1}"):
+        codec.decode(state, action)
+    assert codec.decode(state, codec.encode(state, state.legal_moves()[0])) == state.legal_moves()[0]

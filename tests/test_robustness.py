@@ -116,7 +116,7 @@ def test_long_positions_are_refused_at_once(game: str) -> None:
 
 def test_hermit_boards_have_a_largest_size() -> None:
     assert HermitState.initial(size=MAX_SIZE).to_str().count("/") == MAX_SIZE - 1
-    with pytest.raises(ValueError, match=f"at most {MAX_SIZE}, not {MAX_SIZE + 1}"):
+    with pytest.raises(ValueError, match=f"from 1 to {MAX_SIZE}, not {MAX_SIZE + 1}"):
         HermitState.initial(size=MAX_SIZE + 1)
     big = "/".join(["." * (MAX_SIZE + 1)] * (MAX_SIZE + 1))
     with pytest.raises(NotationError, match=f"at most {MAX_SIZE} rows"):

@@ -227,7 +227,7 @@ def test_bad_position_strings(text: str) -> None:
 
 
 def test_bad_options() -> None:
-    for options in ({"players": 1}, {"players": 5}, {"players": "2"}, {"colour": "red"}):
+    for options in ({"players": 1}, {"players": 5}, {"players": "two"}, {"colour": "red"}):
         with pytest.raises(BordspelError):
             SantoriniState.initial(**options)  # type: ignore[arg-type]
     with pytest.raises(BordspelError, match="need 6 workers"):

@@ -193,7 +193,7 @@ def test_resignation_ends_the_game_and_is_in_the_record(client: TestClient) -> N
             "5 fields",
         ),
         (
-            b'{"game": "quarto", "options": {"advanced": 1}, "seats": ["human", "human"]}',
+            b'{"game": "quarto", "options": {"advanced": 2}, "seats": ["human", "human"]}',
             400,
             "true or false",
         ),

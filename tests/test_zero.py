@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bordspel.ai import make_player
+from bordspel.ai import Analyser, Limit, make_player
 from bordspel.ai.arena import SerialBackend, run_arena
 from bordspel.ai.registry import offered_levels
 from bordspel.core import BordspelError, State, new_game
@@ -294,3 +295,29 @@ def test_without_onnxruntime_zero_is_not_offered(monkeypatch: pytest.MonkeyPatch
         importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a)
     )
     assert "zero" not in offered_levels("hermit") and "medium" in offered_levels("hermit")
+
+
+def test_zero_says_its_value_line_and_visits_through_the_engine() -> None:
+    pytest.importorskip("onnxruntime")
+    from bordspel.engine import SimpleEngine
+
+    state = new_game("quarto").play("A")
+    command = [sys.executable, "-m", "bordspel", "engine", "--game", "quarto", "--player", "zero"]
+    with SimpleEngine.popen(command, timeout=60) as engine:
+        lines = engine.analyse(state, Limit(nodes=32), multipv=3)
+        played = engine.play(state, Limit(nodes=32))
+    assert [info.multipv for info in lines] == [1, 2, 3]
+    assert len({info.pv[0].to_str() for info in lines}) == 3 and all(state.is_legal(i.pv[0]) for i in lines)
+    assert all(info.nodes == 32 and info.score is not None and info.score.cp is not None for info in lines)
+    assert lines[0].pv[1:] and state.apply(lines[0].pv[0]).is_legal(lines[0].pv[1])
+    assert played.info is not None and played.info.pv[0] == played.move
+
+
+def test_zero_without_search_ranks_the_networks_likeliest_moves() -> None:
+    pytest.importorskip("onnxruntime")
+    state = new_game("quarto").play("A")
+    player = make_player("zero:playouts=0", "quarto", seed=1)
+    assert isinstance(player, Analyser)
+    lines = player.analyse_lines(state, None, multipv=2)
+    assert [line.multipv for line in lines] == [1, 2] and lines[0].move == player.step(state)
+    assert lines[0].move != lines[1].move and lines[0].nodes == 0

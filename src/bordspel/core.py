@@ -23,6 +23,7 @@ else:
     from typing import TypeVar
 
 __all__ = [
+    "BOOL_WORDS",
     "MAX_MOVE_TEXT",
     "MAX_POSITION_TEXT",
     "BadOption",
@@ -48,6 +49,9 @@ __all__ = [
     "game_spec",
     "load",
     "new_game",
+    "option_bool",
+    "option_int",
+    "option_seed",
     "parse_square",
     "part_path",
     "perft",
@@ -94,6 +98,60 @@ class OptionLimit(Protocol):
         """The limit as JSON for a start page."""
 
 
+BOOL_WORDS: Mapping[str, bool] = {
+    **dict.fromkeys(("true", "yes", "1", "on"), True),
+    **dict.fromkeys(("false", "no", "0", "off"), False),
+}
+"""The words a true-or-false option takes as text (any case)."""
+_SHOWN_VALUE = 40
+
+
+def option_bool(name: str, value: object) -> bool:
+    """A true-or-false option: a bool, 0 or 1, or one of :data:`BOOL_WORDS`; else BadOption.
+
+    The one place every entry point (Python, the adapters, the command line, the web app and the
+    engine protocol) reads a flag, so that ``advanced="false"`` never means true."""
+    if isinstance(value, bool):
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    word = value.strip().lower() if isinstance(value, str) else ""
+    if word not in BOOL_WORDS:
+        raise BadOption(f"option {name!r} is true or false (or yes/no, 1/0, on/off), not {_shown(value)}")
+    return BOOL_WORDS[word]
+
+
+def option_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    """A whole-number option: an int or its digits, from ``low`` to ``high``; else BadOption."""
+    if isinstance(value, str) and _is_digits(value.strip().removeprefix("-")):
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and _within(value, low, high):
+        return value
+    limit = f"of at least {low}" if high is None else f"from {low} to {high}"
+    raise BadOption(f"option {name!r} is a whole number {limit}, not {_shown(value)}")
+
+
+def option_seed(name: str, value: object) -> int | None:
+    """An optional whole number (a seed): ``None``, an int or its digits; else BadOption."""
+    if value is None or value == "":
+        return None
+    return option_int(name, value, -(2**63))
+
+
+def _within(value: int, low: int, high: int | None) -> bool:
+    return low <= value and (high is None or value <= high)
+
+
+def _is_digits(text: str) -> bool:
+    return 0 < len(text) < _SHOWN_VALUE and text.isascii() and text.isdigit()
+
+
+def _shown(value: object) -> str:
+    """``value`` for an error message, cut short."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 3] + "..."
+
+
 @dataclass(frozen=True)
 class IntRange:
     """An integer option from ``low`` to ``high``."""
@@ -102,10 +160,8 @@ class IntRange:
     high: int
 
     def check(self, name: str, value: object) -> int:
-        """``value`` if it is an int in range, else BadOption."""
-        if type(value) is not int or not self.low <= value <= self.high:
-            raise BadOption(f"option {name!r} is a whole number from {self.low} to {self.high}")
-        return value
+        """``value`` (an int or its digits) if in range, else BadOption."""
+        return option_int(name, value, self.low, self.high)
 
     def describe(self) -> dict[str, Any]:
         """The limits as JSON for a form: the smallest and largest value."""
@@ -119,10 +175,16 @@ class Choice:
     values: tuple[int, ...]
 
     def check(self, name: str, value: object) -> int:
-        """``value`` if it is one of the values, else BadOption."""
-        if type(value) is not int or value not in self.values:
-            raise BadOption(f"option {name!r} is one of {', '.join(map(str, self.values))}")
-        return value
+        """``value`` (an int or its digits) if it is one of the values, else BadOption."""
+        try:
+            number: int | None = option_int(name, value, min(self.values), max(self.values))
+        except BadOption:
+            number = None
+        if number is None or number not in self.values:
+            raise BadOption(
+                f"option {name!r} is one of {', '.join(map(str, self.values))}, not {_shown(value)}"
+            )
+        return number
 
     def describe(self) -> dict[str, Any]:
         """The limits as JSON for a form: the values to choose from."""
@@ -134,10 +196,8 @@ class Flag:
     """A true-or-false option."""
 
     def check(self, name: str, value: object) -> bool:
-        """``value`` if it is a bool, else BadOption."""
-        if not isinstance(value, bool):
-            raise BadOption(f"option {name!r} is true or false")
-        return value
+        """``value`` as a bool (see :func:`option_bool`), else BadOption."""
+        return option_bool(name, value)
 
     def describe(self) -> dict[str, Any]:
         """The limits as JSON for a form: a flag."""

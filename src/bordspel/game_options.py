@@ -7,7 +7,7 @@ import inspect
 from collections.abc import Sequence
 from typing import Any
 
-from bordspel.core import BordspelError, game_class
+from bordspel.core import BordspelError, game_class, option_bool, option_int, option_seed
 
 __all__ = ["option_defaults", "parse_options"]
 
@@ -35,15 +35,11 @@ def parse_options(game: str, pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _convert(text: str, default: object, name: str) -> object:
-    if default is None and text.lstrip("-").isdigit():  # an optional number, like a seed
-        return int(text)
+    """``text`` as the type of the option's default, read by the core's typed parsers."""
+    if default is None and text.strip().lstrip("-").isdigit():  # an optional number, like a seed
+        return option_seed(name, text)
     if isinstance(default, bool):
-        if text.lower() not in ("1", "0", "yes", "no", "true", "false", "on", "off"):
-            raise BordspelError(f"option {name} is yes or no, not {text!r}")
-        return text.lower() in ("1", "yes", "true", "on")
+        return option_bool(name, text)
     if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise BordspelError(f"option {name} is a whole number, not {text!r}") from None
+        return option_int(name, text, -(2**63))
     return text

@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from bordspel.ai import search
 from bordspel.ai.mcts import MCTSTree, Playout, Prior, Value, mcts, random_playout
@@ -399,6 +399,9 @@ class MCTSPlayer(_Solving):
 
     With ``reuse`` the subtree of the position reached is kept from the previous move.
     """
+
+    searches_in_rounds: ClassVar[bool] = True
+    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
 
     def __init__(
         self,

@@ -26,6 +26,7 @@ self-play (``bordspel train``), run by onnxruntime: ``zero:model=PATH,playouts=2
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,17 +147,30 @@ class Options:
             self.values[key.strip()] = value.strip()
 
     def number(self, key: str) -> float | None:
+        """A number of at least 0 (``time=0.5``), None when not given."""
+        text, value = self._read(key)
+        if not 0 <= value < math.inf:
+            raise BordspelError(f"player option {key}={text} needs a number of at least 0, like {key}=0.5")
+        return None if text is None else value
+
+    def integer(self, key: str, low: int = 1) -> int | None:
+        """A budget's whole number (``depth``, ``nodes``, ``playouts``) of at least ``low``."""
+        text, value = self._read(key)
+        if text is not None and not (low <= value < math.inf and value.is_integer()):
+            raise BordspelError(
+                f"player option {key}={text} needs a whole number of at least {low}, like {key}=4"
+            )
+        return None if text is None else int(value)
+
+    def _read(self, key: str) -> tuple[str | None, float]:
+        """Option ``key``'s text and its value (NaN when it is no number; 0 and None when not given)."""
         if key not in self.values:
-            return None
+            return None, 0.0
         text = self.values.pop(key)
         try:
-            return float(text)
+            return text, float(text)
         except ValueError:
-            raise BordspelError(f"player option {key}={text} needs a number, like time=0.5") from None
-
-    def integer(self, key: str) -> int | None:
-        value = self.number(key)
-        return None if value is None else int(value)
+            return text, math.nan
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.number(key)
@@ -275,7 +289,7 @@ def _zero(known: Knowledge, options: Options, seed: int | None) -> Player:
     """A network trained by self-play, run by onnxruntime (``bordspel.zero.player``)."""
     from bordspel.zero.player import DEFAULT_PLAYOUTS, ZeroPlayer
 
-    model, playouts = options.text("model"), options.integer("playouts")
+    model, playouts = options.text("model"), options.integer("playouts", low=0)  # 0: no search
     options.number("solver_time")  # a server gives every level a solver's share: zero has none
     return ZeroPlayer(
         Path(model) if model else None,

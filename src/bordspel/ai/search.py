@@ -13,13 +13,14 @@ smaller than ``WIN``). :class:`SearchResult` says which it is.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bordspel.core import State
+from bordspel.core import BordspelError, State
 
 __all__ = [
     "WIN",
@@ -63,6 +64,17 @@ class Limit:
     time: float | None = None
     depth: int | None = None
     nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse a budget that is not one at once, saying which and what it takes."""
+        seconds = self.time
+        is_number = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+        if seconds is not None and not (is_number and 0 <= seconds < math.inf):
+            raise BordspelError(f"Limit(time=...) is a number of seconds of at least 0, not {seconds!r}")
+        for name in ("depth", "nodes"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value < 1):
+                raise BordspelError(f"Limit({name}=...) is a whole number of at least 1, not {value!r}")
 
     def is_deterministic(self) -> bool:
         """Whether the answer depends only on the position (no clock)."""

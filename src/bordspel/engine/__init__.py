@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -29,7 +30,7 @@ from types import TracebackType
 from typing import IO, Any, NoReturn, overload
 
 from bordspel.ai.search import Limit
-from bordspel.core import BordspelError, State
+from bordspel.core import BordspelError, State, check_int
 from bordspel.engine.protocol import Info, Score, parse_info
 
 __all__ = [
@@ -55,6 +56,9 @@ BANNER_LINES = 20
 
 QUIT_WAIT = 1.0
 """Seconds an engine gets to end after ``quit`` before it is killed."""
+
+LIVENESS_CHECK = 0.25
+"""Seconds between the driver's checks, while it waits for a line, that the engine still runs."""
 
 
 class EngineError(BordspelError):
@@ -163,19 +167,39 @@ class SimpleEngine:
             raise self._terminated(f"while sending {line!r}") from None
 
     def _read(self, doing: str, extra: float = 0.0) -> list[str]:
-        """The next line's words (waiting at most ``timeout`` + ``extra`` seconds)."""
+        """The next line's words (waiting at most ``timeout`` + ``extra`` seconds); the engine's
+        end is noticed at once, even when a process it started still holds its stdout."""
         wait = None if self.timeout is None else self.timeout + extra
-        try:
-            line = self.lines.get(timeout=wait)
-        except queue.Empty:
-            self.kill()
-            raise EngineTimeout(
-                f"the engine {self.command[0]!r} said nothing for {wait:g} s {doing}; it was killed"
-                " (give SimpleEngine.popen a longer timeout= if it needs more time)"
-            ) from None
+        deadline = None if wait is None else time.monotonic() + wait
+        line: str | None = ""
+        while line == "":
+            line = self._next_line(deadline)
+            if line == "" and self.process.poll() is not None:
+                line = self._last_line()
+            if line == "" and deadline is not None and time.monotonic() >= deadline:
+                self.kill()
+                raise EngineTimeout(
+                    f"the engine {self.command[0]!r} said nothing for {wait:g} s {doing}; it was killed"
+                    " (give SimpleEngine.popen a longer timeout= if it needs more time)"
+                )
         if line is None:
             raise self._terminated(doing)
         return line.split() or [""]
+
+    def _next_line(self, deadline: float | None) -> str | None:
+        """The next line, None at the engine's end, or "" after a short wait with none."""
+        wait = LIVENESS_CHECK if deadline is None else min(LIVENESS_CHECK, deadline - time.monotonic())
+        try:
+            return _kept(self.lines.get(timeout=max(0.0, wait)))
+        except queue.Empty:
+            return ""
+
+    def _last_line(self) -> str | None:
+        """A line the ended engine wrote before it ended, else None (its end)."""
+        try:
+            return _kept(self.lines.get(timeout=QUIT_WAIT))
+        except queue.Empty:
+            return None
 
     def _expect(self, doing: str, extra: float = 0.0) -> list[str]:
         """The next line of the protocol; EngineProtocolError for any other."""
@@ -262,6 +286,8 @@ class SimpleEngine:
 
     def _go(self, state: State, limit: Limit | None, multipv: int | None) -> SearchLines:
         """Set up ``state`` (its game first) and the lines to find, then search."""
+        if multipv is not None:
+            check_int(multipv, "multipv (the number of best lines to report)", 1)
         if self.games and state.name not in self.games:
             raise EngineError(f"the engine plays {', '.join(self.games)}, not {state.name}")
         lines = [] if state.name == self.game else [f"setoption name game value {state.name}"]
@@ -454,6 +480,11 @@ def _pump(stream: IO[str] | None, sink: Callable[[Any], None], end: bool) -> Non
         sink(None)
 
 
+def _kept(line: str | None) -> str | None:
+    """A line as read, an empty one as a blank (so that "" means no line yet)."""
+    return " " if line == "" else line
+
+
 def _kill_group(process: subprocess.Popen[str]) -> None:
     """Kill the engine's process group (it and every process it started), and reap it."""
     if hasattr(os, "killpg"):
@@ -500,7 +531,9 @@ def _option_value(value: object) -> str:
 
 
 def _go_command(limit: Limit | None) -> str:
-    if limit is None or (limit.time is None and limit.depth is None and limit.nodes is None):
+    """``go infinite`` for no limit (until stopped); a bare ``Limit()`` is a plain ``go``: the
+    engine's own budget."""
+    if limit is None:
         return "go infinite"
     words = ["go"]
     if limit.time is not None:

@@ -3,6 +3,7 @@ written from a search's result and read back into :class:`Info` (see docs/engine
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +22,34 @@ RESULTS = ("win", "loss", "draw")
 class Score:
     """An ``info`` line's score for the player to move: an evaluation (``cp``, in hundredths of
     the engine's unit) or a proven ``result`` (``win``, ``loss``, ``draw``), with the plies to
-    the end when known."""
+    the end when known. Scores compare from the side of the player to move (see :meth:`rank`):
+    ``Score(result="win", plies=3) > Score(cp=500) > Score(result="draw") > Score(result="loss")``."""
 
     cp: int | None = None
     result: str | None = None
     plies: int | None = None
+
+    def rank(self) -> tuple[int, float]:
+        """What the comparisons order by: a loss below every evaluation (a later loss above a
+        sooner one), a draw as ``cp 0``, a win above every evaluation (a sooner win above a
+        later one; one of unknown length below them)."""
+        if self.result == "win":
+            return (2, -math.inf if self.plies is None else -self.plies)
+        if self.result == "loss":
+            return (0, math.inf if self.plies is None else self.plies)
+        return (1, 0 if self.cp is None else self.cp)
+
+    def __lt__(self, other: Score) -> bool:
+        return self.rank() < other.rank()
+
+    def __le__(self, other: Score) -> bool:
+        return self.rank() <= other.rank()
+
+    def __gt__(self, other: Score) -> bool:
+        return self.rank() > other.rank()
+
+    def __ge__(self, other: Score) -> bool:
+        return self.rank() >= other.rank()
 
     def is_proven(self) -> bool:
         """Whether the score is a proven result, not an evaluation."""
@@ -49,6 +73,8 @@ class Info:
     """What an engine said about its search in one ``info`` line (python-chess's ``InfoDict``)."""
 
     depth: int | None = None
+    seldepth: int | None = None
+    """The deepest ply the search reached (beyond ``depth`` in extensions)."""
     score: Score | None = None
     nodes: int | None = None
     time: float | None = None
@@ -57,6 +83,12 @@ class Info:
     multipv: int = 1
     pv: list[Any] = field(default_factory=list)
     """The principal variation as move objects of the game."""
+    hashfull: int | None = None
+    """How full the engine's table is, in thousandths."""
+    currmove: Any = None
+    """The move being searched (a move object of the game)."""
+    currmovenumber: int | None = None
+    """Its number among the moves searched, from 1."""
     string: str | None = None
     """Free text (``info string ...``)."""
 
@@ -90,35 +122,47 @@ def _score(words: list[str]) -> tuple[Score, int]:
     return Score(result=words[0]), 1
 
 
-INTEGERS = ("depth", "nodes", "nps", "multipv")
+INTEGERS = ("depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "currmovenumber")
 
 
 def parse_info(line: str, state: State) -> Info:
-    """An ``info`` line read back, its principal variation as moves played from ``state``;
-    ValueError when a word is not the protocol's (BordspelError for an illegal line)."""
+    """An ``info`` line read back, its principal variation as moves played from ``state``.
+
+    A word the protocol does not have is skipped (as python-chess does: another engine may
+    say more); ValueError when a known field's value is malformed, BordspelError when a move
+    is illegal."""
     words = line.split()[1:]
     info = Info()
     index = 0
     while index < len(words):
-        key = words[index]
+        key, rest = words[index], words[index + 1 :]
         if key == "string":
-            info.string = " ".join(words[index + 1 :])
+            info.string = " ".join(rest)
             break
         if key == "pv":
-            info.pv = _line(state, words[index + 1 :])
+            info.pv = _line(state, rest)
             break
-        if key == "score":
-            info.score, taken = _score(words[index + 1 :])
-            index += 1 + taken
-            continue
-        if key == "time":
-            info.time = int(words[index + 1]) / 1000
-        elif key in INTEGERS:
-            setattr(info, key, int(words[index + 1]))
-        else:
-            raise ValueError(f"unknown info field {key!r}")
-        index += 2
+        index += 1 + _field(info, key, rest, state)
     return info
+
+
+def _field(info: Info, key: str, rest: list[str], state: State) -> int:
+    """Set field ``key`` of ``info`` from the words after it; how many words it took (none for
+    a word that is not a field, which is skipped)."""
+    if key == "score":
+        info.score, taken = _score(rest)
+        return taken
+    if key not in (*INTEGERS, "time", "currmove"):
+        return 0
+    if not rest:
+        raise ValueError(f"info field {key!r} has no value")
+    if key == "time":
+        info.time = int(rest[0]) / 1000
+    elif key == "currmove":
+        info.currmove = _line(state, rest[:1])[0]
+    else:
+        setattr(info, key, int(rest[0]))
+    return 1
 
 
 def _line(state: State, texts: list[str]) -> list[Any]:

@@ -4,14 +4,19 @@ docs/engine-protocol.md). Every search runs in a child process, so ``stop``, ``i
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any, TextIO
 
 from bordspel import __version__
-from bordspel.ai.players import Analyser, MCTSPlayer, Player
+from bordspel.ai.players import Analyser, Player
 from bordspel.ai.registry import make_player
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
@@ -23,6 +28,11 @@ __all__ = ["EngineServer", "serve"]
 MAX_MULTIPV = 256
 INFINITE_PLAYOUTS = 500
 """An infinite MCTS analysis searches rounds of doubling playouts, starting with this many."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent ends."""
+PARENT_CHECK = 0.5
+"""Seconds between a search process's checks that the engine still runs (where Linux's
+parent-death signal is not to be had)."""
 
 
 class EngineServer:
@@ -157,14 +167,19 @@ class EngineServer:
         self.state = state
 
     def go(self, words: list[str]) -> None:
-        """``go [depth N] [nodes N] [movetime MS] [infinite]``: search in a child process."""
-        limit, infinite = _limit(words)
-        if self.state.is_over():
-            self.say("info string error the game is over: there is no move to search")
+        """``go [depth N] [nodes N] [movetime MS] [infinite]``: search in a child process. A
+        ``go`` refused (a bad limit, a finished game) is answered at once with the error and
+        ``bestmove (none)``, so that the other side never waits for a search that never began."""
+        try:
+            limit, infinite = _limit(words)
+            if self.state.is_over():
+                raise BordspelError("the game is over: there is no move to search")
+            if self.player is None:
+                self.player = make_player(self.player_spec, self.game, self.seed)
+        except (BordspelError, ValueError, TypeError) as error:
+            self.say(f"info string error {error}")
             self.say("bestmove (none)")
             return
-        if self.player is None:
-            self.player = make_player(self.player_spec, self.game, self.seed)
         self.search = Search(self, self.player, self.state, limit, self.multipv, infinite)
 
     def stop(self) -> None:
@@ -231,7 +246,7 @@ class Search:
         """Set just before ``bestmove``: from then on the engine takes any command."""
         reader, writer = multiprocessing.Pipe(duplex=False)
         self.process = multiprocessing.Process(
-            target=_search, args=(player, state, limit, multipv, infinite, writer), daemon=True
+            target=_search, args=(player, state, limit, multipv, infinite, writer, os.getpid()), daemon=True
         )
         self.process.start()
         writer.close()
@@ -268,9 +283,16 @@ class Search:
 
 
 def _search(
-    player: Player, state: State, limit: Limit | None, multipv: int, infinite: bool, writer: Connection
+    player: Player,
+    state: State,
+    limit: Limit | None,
+    multipv: int,
+    infinite: bool,
+    writer: Connection,
+    parent: int,
 ) -> None:
     """The child process: every result of the search, then None."""
+    _die_with_parent(parent)
     try:
         for message in _results(player, state, limit, multipv, infinite):
             writer.send(message)
@@ -279,6 +301,37 @@ def _search(
     except Exception as error:  # a bug in a player: the engine says so and lives on
         writer.send(f"the search failed: {type(error).__name__}: {error}")
     writer.send(None)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Tie the search process to the engine's: give up the engine's stdout (so that the other
+    side sees the engine's end at once), and end when the engine ends, killed or not (the
+    kernel's parent-death signal on Linux, a thread watching the parent elsewhere)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    if not _parent_death_signal():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the engine ended before the signal was asked for
+        os._exit(1)
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux to kill this process when its parent ends; whether it could."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process once its parent has ended (it is then another process's child)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(1)
 
 
 def _results(
@@ -291,11 +344,11 @@ def _results(
     if not infinite:
         yield from player.analysis(state, limit, multipv)
         return
-    if not isinstance(player, MCTSPlayer):
+    if not getattr(player, "searches_in_rounds", False):
         yield from player.analysis(state, Limit(), multipv)  # deepens until stopped
         return
     playouts = INFINITE_PLAYOUTS
-    while True:  # MCTS reports once a search: ever longer ones until stopped
+    while True:  # MCTS and zero report once a search: ever longer ones until stopped
         yield from player.analysis(state, Limit(nodes=playouts), multipv)
         playouts *= 2
 
@@ -304,7 +357,6 @@ def serve(
     game: str = "santorini", player: str = "hard", stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> None:
     """Speak the protocol on ``stdin`` and ``stdout`` (the process's own by default) until ``quit``."""
-    import sys
 
     source = sys.stdin if stdin is None else stdin
     server = EngineServer(sys.stdout if stdout is None else stdout, game, player)

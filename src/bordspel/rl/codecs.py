@@ -36,8 +36,19 @@ class Codec:
         raise NotImplementedError
 
     def decode(self, state: State, action: int) -> Any:
-        """The move of ``action`` in ``state``."""
+        """The move of ``action`` in ``state`` (see :meth:`checked` for its range)."""
         raise NotImplementedError
+
+    def checked(self, state: State, action: object) -> int:
+        """``action`` as an int if it is one of the actions of ``state``'s game, else BordspelError
+        (every ``decode`` checks its action with this first)."""
+        count = self.num_actions(state)
+        number = int(action) if isinstance(action, np.integer) else action
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < count:
+            raise BordspelError(
+                f"action {action!r} is not one of {state.name}'s actions: give 0 to {count - 1}"
+            )
+        return number
 
     def observe(self, state: State, seat: int) -> Planes:
         """The observation planes of ``state`` as ``seat`` sees it."""
@@ -98,7 +109,7 @@ class MoveListCodec(Codec):
             ) from None
 
     def decode(self, state: State, action: int) -> Any:
-        return state.move_from_str(self.texts[action])
+        return state.move_from_str(self.texts[self.checked(state, action)])
 
     def observe(self, state: State, seat: int) -> Planes:
         if not isinstance(state, Grid):

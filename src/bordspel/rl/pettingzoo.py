@@ -1,4 +1,6 @@
-"""PettingZoo AEC environments for every game: ``bordspel.rl.pettingzoo.env(game, **options)``.
+"""PettingZoo environments for every game: ``bordspel.rl.pettingzoo.env(game, **options)`` (AEC)
+and ``parallel_env(game, **options)`` (parallel: every live agent gives an action each step, and
+the action of the agent to move is played; the others' masks are all 0 and their actions unused).
 
 As in PettingZoo's classic games, agents are ``player_0`` ... ``player_{N-1}`` (seat order) and
 an observation is a dict of ``observation`` (the planes of ``bordspel.rl.codecs``, a ``Box`` of
@@ -19,7 +21,7 @@ from bordspel.rl import missing_extra
 try:
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils import wrappers
 except ImportError as error:
     raise missing_extra(error) from error
@@ -29,7 +31,7 @@ from bordspel.rl import draws_start
 from bordspel.rl.codecs import codec_for
 from bordspel.rl.render import RENDER_MODES, check_mode, frame
 
-__all__ = ["AECEnvironment", "env", "raw_env"]
+__all__ = ["AECEnvironment", "ParallelEnvironment", "env", "parallel_env", "raw_env"]
 
 
 class AECEnvironment(Protocol):
@@ -186,3 +188,67 @@ class raw_env(AECEnv):  # PettingZoo names the class raw_env
 
     def close(self) -> None:
         pass
+
+
+def parallel_env(game: str = "hermit", render_mode: str | None = None, **options: Any) -> ParallelEnvironment:
+    """The parallel environment of one game (PettingZoo's ``parallel_env`` convention)."""
+    return ParallelEnvironment(game, render_mode=render_mode, **options)
+
+
+class ParallelEnvironment(ParallelEnv):
+    """One game as PettingZoo's ``ParallelEnv``: ``step`` takes an action of every live agent
+    and plays that of the agent to move; observations are those of the AEC environment (with the
+    ``action_mask``, all 0 for the agents not to move). An illegal action of the agent to move is
+    an ``IllegalMoveError``."""
+
+    def __init__(self, game: str = "hermit", render_mode: str | None = None, **options: Any) -> None:
+        self.aec = raw_env(game, render_mode=render_mode, mask_in="observation", **options)
+        self.metadata = {**self.aec.metadata, "is_parallelizable": True}
+        self.render_mode = render_mode
+        self.possible_agents = self.aec.possible_agents
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.aec.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """A new game: every agent's observation and info."""
+        self.aec.reset(seed=seed)
+        self.agents = self.aec.agents[:]
+        return self._observations(), {agent: dict(self.aec.infos[agent]) for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Play the action of the agent to move; every live agent's observation, reward,
+        termination, truncation and info."""
+        mover = self.aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move: give its action (a dict of every live agent's action)")
+        self.aec.step(actions[mover])
+        answer = (
+            self._observations(),
+            {agent: self.aec.rewards[agent] for agent in self.agents},
+            {agent: self.aec.terminations[agent] for agent in self.agents},
+            {agent: self.aec.truncations[agent] for agent in self.agents},
+            {agent: dict(self.aec.infos[agent]) for agent in self.agents},
+        )
+        self.agents = [agent for agent in self.agents if not self.aec.terminations[agent]]
+        return answer
+
+    def _observations(self) -> dict[str, Any]:
+        return {agent: self.aec.observe(agent) for agent in self.agents}
+
+    def state(self) -> Any:
+        """The position (the game's immutable state)."""
+        return self.aec.state_
+
+    def render(self) -> Any:
+        """The frame of ``render_mode``: pixels, text or SVG; ``human`` prints and returns None."""
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()

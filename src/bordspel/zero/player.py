@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State
 from bordspel.rl.codecs import codec_for
 from bordspel.zero import DATA, data_name
@@ -59,6 +61,9 @@ class OnnxNetwork:
 class ZeroPlayer:
     """Plays the most visited move of a search guided by the network (see the module docstring)."""
 
+    searches_in_rounds: ClassVar[bool] = True
+    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
+
     def __init__(
         self,
         model: Path | None = None,
@@ -76,17 +81,50 @@ class ZeroPlayer:
 
     def step(self, state: State) -> Any:
         """The most visited move after the search (the network's likeliest with ``playouts=0``)."""
+        return self.analyse(state).move
+
+    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
+        """The most visited move, its mean value x 100 as the score, the root's visits as nodes,
+        the most visited line as principal variation (see :meth:`analyse_lines`)."""
+        return self.analyse_lines(state, limit)[0]
+
+    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+        """Like MCTS, the search has no depths to stream: its lines at the end."""
+        yield from self.analyse_lines(state, limit, multipv)
+
+    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves, best first (``playouts=0``: the network's
+        likeliest, its value as every line's score). ``limit``'s nodes are the playouts, its time
+        a bound; a depth is not a budget of this search."""
+        started = time.perf_counter()
+        root = self._searched(state, limit)
+        seconds = time.perf_counter() - started
+        ranks = np.argsort(-(root.visits if root.visits.any() else root.priors), kind="stable")
+        visits = int(root.visits.sum())
+        lines = []
+        for rank, index in enumerate(ranks[: max(1, multipv)], 1):
+            line = _principal_line(root, int(index))
+            score = 100 * (root.totals[index] / root.visits[index] if root.visits[index] else root.totals[0])
+            lines.append(SearchResult(line[0], float(score), len(line), visits, seconds, line, multipv=rank))
+        return lines
+
+    def _searched(self, state: State, limit: Limit | None) -> Node:
+        """The root of the search of ``state`` within ``limit`` (the player's own budget by default)."""
         network, encoder = self._network(state)
         root = Node(state, encoder)
         if root.outcome is not None:
             raise BordspelError("the game is over: there is no move to make")
-        if self.playouts <= 0:
-            _, _, priors, _ = evaluate_states([state], encoder, network.evaluate)
-            return root.moves[int(np.argmax(priors[0][root.actions]))]
-        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        settings = SearchSettings(simulations=self.playouts)
+        playouts = self.playouts if limit is None or limit.nodes is None else limit.nodes
+        seconds = self.time_limit if limit is None or limit.time is None else limit.time
+        if playouts <= 0:
+            _, _, priors, values = evaluate_states([state], encoder, network.evaluate)
+            root.priors = priors[0][root.actions].astype(np.float64)
+            root.totals[:] = float(values[0])  # the network's value, for the score
+            return root
+        deadline = None if seconds is None else time.monotonic() + seconds
+        settings = SearchSettings(simulations=playouts)
         batched_search([root], encoder, network.evaluate, settings, self.rng, deadline)
-        return root.moves[int(np.argmax(root.visits))]
+        return root
 
     def _network(self, state: State) -> tuple[OnnxNetwork, Encoder]:
         """The network for ``state``'s game and options (opened once)."""
@@ -106,6 +144,16 @@ class ZeroPlayer:
                 raise BordspelError(f"{path} was trained on {mismatch}")
             self.networks[key] = network, Encoder(codec_for(state.name, state), state)
         return self.networks[key]
+
+
+def _principal_line(root: Node, index: int) -> list[Any]:
+    """Root move ``index``, then the most visited move of each position searched after it."""
+    line, node = [root.moves[index]], root.children[index]
+    while node is not None and node.visits.any():
+        best = int(np.argmax(node.visits))
+        line.append(node.moves[best])
+        node = node.children[best]
+    return line
 
 
 def _plain(options: dict[str, Any]) -> dict[str, Any]:

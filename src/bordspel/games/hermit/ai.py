@@ -149,8 +149,10 @@ class PruningEndgame(HermitEndgame):
             return super().solve(state, deadline)
         proof = self._solver(state.n)
         limit = None if self.nodes is None else proof.visited() + self.nodes
-        children = ((move, state.apply_unchecked(move)) for move in state.legal_moves())
-        unsettled = dict(sorted(children, key=_live_squares))  # fewest live squares first, as in C
+        try:
+            unsettled = _by_live_squares(state, deadline)
+        except OutOfTime:
+            return None
         refuted: dict[HermitMove, int] = {}
         budget = self.FIRST_BUDGET
         try:
@@ -228,9 +230,24 @@ def _unclocked_nodes(time_limit: float | None) -> int | None:
     return SOLVER_NODES if time_limit is None else None
 
 
-def _live_squares(move_and_child: tuple[HermitMove, HermitState]) -> int:
-    """The squares that still accept some colour after the move."""
-    child = move_and_child[1]
+DEADLINE_CHECKS = 256
+"""Moves looked at between two checks of the deadline (a 64 x 64 board has 36,864 moves)."""
+
+
+def _by_live_squares(state: HermitState, deadline: float | None) -> dict[HermitMove, HermitState]:
+    """Every move with the position after it, fewest live squares after it first (as in C);
+    OutOfTime when ``deadline`` passes, so that a large board's thousands of moves keep to it."""
+    children = []
+    for index, move in enumerate(state.legal_moves()):
+        if index % DEADLINE_CHECKS == 0 and deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime
+        child = state.apply_unchecked(move)
+        children.append((_live_squares(child), index, move, child))
+    return {move: child for _, _, move, child in sorted(children)}
+
+
+def _live_squares(child: HermitState) -> int:
+    """The squares that still accept some colour."""
     return (child.free_mask(0) | child.free_mask(1) | child.free_mask(2)).bit_count()
 
 

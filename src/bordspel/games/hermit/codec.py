@@ -35,6 +35,7 @@ class HermitCodec(Codec):
 
     def decode(self, state: State, action: int) -> Any:
         assert isinstance(state, HermitState)
+        action = self.checked(state, action)
         kind, cell = divmod(action, state.n * state.n)
         colour, placement = divmod(kind, 3)
         return HermitMove(COLOURS[colour], cell // state.n, cell % state.n, PLACEMENTS[placement])

@@ -19,9 +19,9 @@ from bordspel.core import (
     IntRange,
     NotationError,
     Outcome,
-    check_int,
     check_text,
     iter_bits,
+    option_int,
     parse_square,
     permute_mask,
     split_fields,
@@ -129,9 +129,7 @@ class HermitState(PicturedState[HermitMove]):
     def initial(cls, size: int = 5, **options: Any) -> HermitState:
         if options:
             raise BordspelError(f"Hermit has no option {', '.join(options)}; it takes size")
-        size = check_int(size, "the board size", 1)
-        if size > MAX_SIZE:
-            raise BordspelError(f"the board size must be at most {MAX_SIZE}, not {size}")
+        size = option_int("size", size, 1, MAX_SIZE)
         return cls._make(size, (0, 0, 0), 0)
 
     def _key(self) -> tuple[Any, ...]:

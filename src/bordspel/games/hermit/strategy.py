@@ -17,7 +17,7 @@ from typing import Any
 
 from bordspel._native import load
 from bordspel.ai.search import Evaluation, OutOfTime
-from bordspel.core import State, square_symmetries
+from bordspel.core import State, iter_bits, square_symmetries
 from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.rules import dilate, fitting_blocks, geometry, placement_starts
 
@@ -66,7 +66,7 @@ def _involution(n: int, perm: tuple[int, ...]) -> Involution:
     touching, overlapping = [0, 0, 0], [0, 0, 0]
     for shape, block in fitting_blocks(geo.full, geo):
         start = block & -block
-        image = sum(1 << perm[c] for c in range(n * n) if block >> c & 1)
+        image = sum(1 << perm[cell] for cell in iter_bits(block))  # a block's few squares
         if image & dilate(block, geo):
             touching[shape] |= start
         if image & block:

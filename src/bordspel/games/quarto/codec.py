@@ -37,6 +37,7 @@ class QuartoCodec(Codec):
 
     def decode(self, state: State, action: int) -> Any:
         assert isinstance(state, QuartoState)
+        action = self.checked(state, action)
         chars = state.pieces.chars
         if action < 16:
             return QuartoMove(None, chars[action])

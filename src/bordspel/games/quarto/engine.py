@@ -25,6 +25,7 @@ from bordspel.core import (
     NotationError,
     Outcome,
     check_text,
+    option_bool,
     parse_square,
     split_fields,
     square_name,
@@ -353,7 +354,7 @@ class QuartoState(PicturedState[QuartoMove]):
             pieces = DEFAULT_PIECES
         elif not isinstance(pieces, PieceSet):
             pieces = PieceSet.from_file(pieces)
-        return cls._make(0, (0, 0, 0, 0), -1, 0, cls.ONGOING, bool(advanced), pieces)
+        return cls._make(0, (0, 0, 0, 0), -1, 0, cls.ONGOING, option_bool("advanced", advanced), pieces)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.filled, self.ones, self.hand, self.result, self.advanced, self.pieces)

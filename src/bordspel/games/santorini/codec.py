@@ -65,6 +65,7 @@ class SantoriniCodec(Codec):
 
     def decode(self, state: State, action: int) -> Any:
         assert isinstance(state, SantoriniState)
+        action = self.checked(state, action)
         if action < TURNS:
             return Placement(*PAIRS[action])
         if action >= GODS_AT:

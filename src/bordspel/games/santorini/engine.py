@@ -32,6 +32,9 @@ from bordspel.core import (
     check_int,
     check_text,
     iter_bits,
+    option_bool,
+    option_int,
+    option_seed,
     permute_mask,
     split_fields,
     square_symmetries,
@@ -298,7 +301,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
                 f"Santorini has no option {', '.join(options)}; "
                 "it takes players, finite_supply, workers, gods, seed"
             )
-        players = check_int(players, "the number of players", 2, 4)
+        players = option_int("players", players, 2, 4)
         colours = 2 if players == 4 else players
         cells = [-1] * (2 * colours)
         if workers is not None:
@@ -309,8 +312,8 @@ class SantoriniState(PicturedState[SantoriniMove]):
             cells = list(SantoriniBoard.from_positions(list(workers)).workers)
             if len(cells) != 2 * colours:
                 raise BordspelError(f"{players} players need {2 * colours} workers, not {len(cells)}")
-        supply = BOX_SUPPLY if finite_supply else None
-        powers = deal_gods(gods, players, seed)
+        supply = BOX_SUPPLY if option_bool("finite_supply", finite_supply) else None
+        powers = deal_gods(gods, players, option_seed("seed", seed))
         start = cls._make(players, (0, 0, 0, 0), tuple(cells), 0, supply, 0, None, powers)
         if start.in_setup:
             start = start._with_turn(start._setup_order()[0])
@@ -320,7 +323,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
         return (
             self.players,
             self.levels,
-            self.workers,
+            _paired(self.workers),
             self.turn,
             self.supply,
             self.out,
@@ -337,13 +340,16 @@ class SantoriniState(PicturedState[SantoriniMove]):
     # -- symmetries ----------------------------------------------------------------------
     def symmetries(self) -> int:
         """8: the symmetries of the square board (``bordspel.core.square_symmetries``). Every
-        god's power keeps them; workers keep their order, gods and memos stay as they are."""
+        god's power keeps them; gods and memos stay as they are. A colour's two workers are
+        alike (a position is the same whichever is listed first: ``==`` and ``hash`` say so),
+        and an image lists them in square order, as a placement does, so that images of setup
+        moves agree and mirror-image games share their canonical form."""
         return 8
 
     def transform(self, symmetry: int) -> SantoriniState:
         perm = square_symmetries(SIZE)[self._check_symmetry(symmetry)]
         g1, g2, g3, domes = (permute_mask(mask, perm) for mask in self.levels)
-        workers = tuple(perm[cell] if cell >= 0 else cell for cell in self.workers)
+        workers = _paired(tuple(perm[cell] if cell >= 0 else cell for cell in self.workers))
         return self._make(
             self.players,
             (g1, g2, g3, domes),
@@ -356,8 +362,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
         )
 
     def transform_move(self, move: SantoriniMove, symmetry: int) -> SantoriniMove:
-        """The image of a legal move; a placement's squares in order (so the image of the
-        position after it may list that colour's two workers the other way round)."""
+        """The image of a legal move; a placement's squares in order."""
         perm = square_symmetries(SIZE)[self._check_symmetry(symmetry)]
         if isinstance(move, Placement):
             first, second = sorted((perm[move.first], perm[move.second]))
@@ -965,6 +970,12 @@ def _hashable(move: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
+def _paired(workers: tuple[int, ...]) -> tuple[int, ...]:
+    """``workers`` with each colour's two listed in square order (the order of a placement)."""
+    pairs = (sorted(workers[i : i + 2]) for i in range(0, len(workers), 2))
+    return tuple(cell for pair in pairs for cell in pair)
+
+
 def _turn_to(state: SantoriniState) -> dict[SantoriniState, SantoriniMove]:
     """The legal turns of a position with gods by the position each leads to."""
     return {state.apply_unchecked(move): move for move in state.legal_moves()}
