@@ -33,6 +33,7 @@ from bordspel.web.options import start_state
 from bordspel.web.profiles import keep_results
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
 from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, StoredGame
+from bordspel.web.supervise import Supervisor
 from bordspel.web.views import board_view, game_view, position_view, record_text, rules_view, start_options
 
 __all__ = ["QUEUED_PER_WORKER", "Api", "ApiSettings", "BadRequest", "challenge_id", "game_id"]
@@ -166,6 +167,8 @@ class Api:
         """Hints have a worker of their own: an owed move never waits behind them."""
         self.analyses = SharedTasks()
         self.changes = Changes()
+        self.supervisor = Supervisor()
+        """Runs the background loops (flags, fan-out, workers) and knows which are failing."""
         self.jobs = JobQueue(store, settings.job_lease)
         self.runner = self._runner() if settings.job_workers else None
         """The workers of this process, if it has any (the app starts and stops them)."""
@@ -191,7 +194,14 @@ class Api:
     def _runner(self) -> JobRunner:
         settings = self.settings
         workers, lease = settings.job_workers, settings.job_lease
-        return JobRunner(self.store, settings.ai_time, workers, lease=lease, landed=self.changes.notify)
+        return JobRunner(
+            self.store,
+            settings.ai_time,
+            workers,
+            lease=lease,
+            landed=self.changes.notify,
+            supervisor=self.supervisor,
+        )
 
     async def _view(self, stored: StoredGame, status_code: int = 200, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
@@ -243,15 +253,16 @@ class Api:
     async def keep_time(self) -> None:
         """Settle the flags that fall, every ``flag_poll`` seconds, for as long as the server runs.
 
-        Every serve process runs this; the store's version check lets one settlement land."""
-        while True:
-            try:
-                await self.settle_flags()
-            except BordspelError as error:  # the store is busy: look again next time
-                LOG.warning("settling flags: %s", error)
-            except Exception:  # whatever failed, flags must go on falling: log it, look again
-                LOG.exception("settling flags failed")
-            await asyncio.sleep(self.settings.flag_poll)
+        Every serve process runs this; the store's version check lets one settlement land. Any
+        other error is the supervisor's: logged, counted, tried again after a back-off."""
+        await self.supervisor.forever("clocks", self._settle_and_wait)
+
+    async def _settle_and_wait(self) -> None:
+        try:
+            await self.settle_flags()
+        except Busy as error:  # the store is busy: look again next time
+            LOG.warning("settling flags: %s", error)
+        await asyncio.sleep(self.settings.flag_poll)
 
     async def settle_flags(self) -> int:
         """Record every flag that has fallen by now; the number settled here."""
