@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import Any
 from urllib.parse import quote
@@ -16,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from bordspel.core import new_game
+from bordspel.core import BordspelError, new_game
 from bordspel.web import actions
-from bordspel.web.accounts import RESERVED
+from bordspel.web.accounts import RESERVED, Accounts, Limits
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.clocks import TimeControl
 from bordspel.web.profiles import keep_results
@@ -154,6 +155,54 @@ def test_failed_log_ins_are_limited_per_account(client: TestClient) -> None:
         )
     limited = client.post("/api/session", json={"username": "HEIDI", "password": PASSWORD})
     assert limited.status_code == 429 and "too many wrong passwords" in limited.json()["error"]
+
+
+def _guess(browser: TestClient, name: str, password: str = "guess1234") -> Any:
+    return browser.post("/api/session", json={"username": name, "password": password})
+
+
+def test_wrong_passwords_from_one_address_do_not_lock_the_owner_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = sign_up(client, "jolene")  # this browser logged in before: it holds a device cookie
+    attacker = TestClient(client.app, client=("203.0.113.9", 1))
+    assert [_guess(attacker, "jolene").status_code for _ in range(10)] == [403] * 10
+    refused = _guess(attacker, "jolene", PASSWORD)
+    assert refused.status_code == 429 and "from your address" in refused.json()["error"]
+    assert 800 < int(refused.headers["Retry-After"]) <= 900  # the truth: a quarter of an hour
+    assert _guess(owner, "jolene", PASSWORD).status_code == 200  # the owner, elsewhere, logs in
+    elsewhere = TestClient(client.app, client=("198.51.100.1", 1))  # a new browser is slowed down,
+    slowed = _guess(elsewhere, "jolene", PASSWORD)
+    assert slowed.status_code == 429 and 0 < int(slowed.headers["Retry-After"]) <= 10
+    later = time.time() + 11
+    monkeypatch.setattr("bordspel.web.accounts.time.time", lambda: later)
+    assert _guess(elsewhere, "jolene", PASSWORD).status_code == 200  # not locked out
+
+
+def test_parallel_guesses_check_no_more_passwords_than_the_limit(
+    client: TestClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sign_up(client, "kira")
+    checked: list[str] = []
+
+    def slow_check(accounts: Accounts, hashed: str, password: str) -> bool:
+        checked.append(password)
+        time.sleep(0.05)  # a real hash takes longer: the race is wide open
+        return False
+
+    monkeypatch.setattr(Accounts, "_verified", slow_check)
+    accounts = Accounts(store, "test secret", Limits(), "CHEAPEST")
+    refusals: list[str] = []
+
+    def guess(number: int) -> None:
+        try:
+            accounts.log_in("kira", f"guess {number}", "192.0.2.40")
+        except BordspelError as error:
+            refusals.append(type(error).__name__)
+
+    with ThreadPoolExecutor(40) as pool:
+        list(pool.map(guess, range(40)))
+    assert len(checked) == 10 and sorted(set(refusals)) == ["Forbidden", "Throttled"]
 
 
 def test_claiming_anonymous_games_puts_them_on_the_profile(client: TestClient) -> None:

@@ -8,6 +8,7 @@ runs in threads, ``HASHING`` at a time, so that a burst of log-ins cannot take t
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bordspel.web.accounts import COOKIE, SESSION_DAYS, Account
+from bordspel.web.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, SESSION_DAYS, Account
 from bordspel.web.api import GAME_ID, Api, BadRequest, read_json
 from bordspel.web.profiles import player_view, record_winners
 from bordspel.web.store import Forbidden, NotFound
@@ -44,8 +45,10 @@ class AccountApi:
         return await self._with_password(request, self.accounts.sign_up, 201)
 
     async def log_in(self, request: Request) -> Response:
-        """``POST /api/session`` ``{"username", "password"}``: a new session."""
-        return await self._with_password(request, self.accounts.log_in, 200)
+        """``POST /api/session`` ``{"username", "password"}``: a new session (the browser's device
+        cookie spares it the slow-down of an account under attack)."""
+        device = request.cookies.get(DEVICE_COOKIE)
+        return await self._with_password(request, functools.partial(self.accounts.log_in, device=device), 200)
 
     async def _with_password(self, request: Request, action: PasswordAction, status: int) -> Response:
         data = await read_json(request)
@@ -61,6 +64,14 @@ class AccountApi:
             COOKIE,
             self.accounts.cookie(session),
             max_age=SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+        )
+        response.set_cookie(
+            DEVICE_COOKIE,
+            self.accounts.device_cookie(account),
+            max_age=DEVICE_DAYS * 86400,
             httponly=True,
             samesite="lax",
             secure=request.url.scheme == "https",

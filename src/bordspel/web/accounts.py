@@ -7,17 +7,26 @@ signed (``itsdangerous``) with the server's secret, so that logging out ends it 
 every process that serves the store knows it. The secret is given by ``--secret`` (or
 ``BORDSPEL_SECRET``) or made once and kept in the store.
 
-Limits, counted in the store (so they hold across processes): sign-ups per address an hour,
-failed log-ins per account and per address a quarter of an hour.
+Limits, counted in the store (so they hold across processes): sign-ups per address an hour;
+wrong passwords a quarter of an hour per address and per (account, address), and for an account
+from anywhere a slow-down rather than a lock (as OWASP's guidance on brute force and lichess
+do): past ``failures_per_account`` wrong guesses in a quarter of an hour, the account takes one
+guess every ``account_spacing`` seconds, except from a browser that logged in to it before (its
+signed *device cookie*, OWASP's "device cookies"), so an attacker cannot lock its owner out.
+Every guess is counted before its password is checked, in one write transaction that holds the
+locks of its counters, so parallel guesses never check more passwords than the limits allow;
+``Retry-After`` says when the oldest counted guess leaves its window.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import argon2
 from itsdangerous import BadSignature, Signer
@@ -28,11 +37,14 @@ from bordspel.web.store import Forbidden, GameStore, TooMany, creator_hash
 
 __all__ = [
     "COOKIE",
+    "DEVICE_COOKIE",
     "RESERVED",
     "Account",
     "Accounts",
     "BadAccount",
+    "Counters",
     "Limits",
+    "Throttled",
     "check_password",
     "check_username",
     "server_secret",
@@ -40,6 +52,9 @@ __all__ = [
 
 COOKIE = "bordspel_session"
 """The session cookie's name."""
+DEVICE_COOKIE = "bordspel_device"
+"""The cookie of a browser that logged in to an account: its guesses are not slowed down."""
+DEVICE_DAYS = 365
 SESSION_DAYS = 30
 """How long a session lasts after the log-in."""
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
@@ -60,6 +75,29 @@ class BadAccount(BordspelError):
     """A username or password the site does not accept (400), or a wrong log-in (403)."""
 
 
+class Throttled(TooMany):
+    """Too many wrong passwords (429); ``retry_after`` is when the next guess counts again."""
+
+    def __init__(self, reason: str, seconds: float) -> None:
+        self.retry_after = max(1, math.ceil(seconds))
+        super().__init__(f"{reason}: try again in {self.retry_after} s")
+
+
+@dataclass(frozen=True)
+class Counters:
+    """The counters of one log-in's guesses: its address, the account from that address, the account."""
+
+    pair: str
+    address: str
+    account: str
+
+    @classmethod
+    def of(cls, username: str, address: str) -> Counters:
+        """The counters of a guess at ``username`` from ``address``."""
+        name, who = username.lower()[:40], creator_hash(address)
+        return cls(f"pair {name} {who}", f"address {who}", f"name {name}")
+
+
 @dataclass(frozen=True)
 class Account:
     """An account: its id (never shown) and its username."""
@@ -70,12 +108,18 @@ class Account:
 
 @dataclass(frozen=True)
 class Limits:
-    """How often one address may sign up, and how many failed log-ins an account and an address
-    may have in a quarter of an hour (None: no limit)."""
+    """How often one address may sign up, and how many wrong passwords are let through (None: no
+    limit)."""
 
     signups_per_hour: int | None = None
-    failures_per_account: int | None = 10
+    failures_per_pair: int | None = 10
+    """Wrong passwords for one account from one address, a quarter of an hour."""
     failures_per_address: int | None = 50
+    """Wrong passwords from one address for any accounts, a quarter of an hour."""
+    failures_per_account: int | None = 10
+    """Wrong passwords for one account from anywhere before its guesses are slowed down."""
+    account_spacing: float = 10.0
+    """Seconds between two guesses at a slowed-down account (not from its devices)."""
 
 
 def check_username(name: object) -> str:
@@ -121,6 +165,7 @@ class Accounts:
         self.limits = limits
         self.hasher = argon2.PasswordHasher.from_parameters(getattr(argon2.profiles, cost))
         self.signer = Signer(secret, salt="bordspel session")
+        self.device_signer = Signer(secret, salt="bordspel device")
         self._unknown = self.hasher.hash(secrets.token_urlsafe(16))
         """A hash to check a password against when the username is unknown (the same work)."""
 
@@ -165,9 +210,11 @@ class Accounts:
         if recent >= limit:
             raise TooMany(f"at most {limit} new accounts an hour from one address: try again later")
 
-    def log_in(self, username: object, password: object, address: str) -> tuple[Account, str]:
-        """A new session for the account; Forbidden (403) for a wrong name or password, TooMany
-        after too many failures for the account or from the address."""
+    def log_in(
+        self, username: object, password: object, address: str, device: str | None = None
+    ) -> tuple[Account, str]:
+        """A new session for the account; Forbidden (403) for a wrong name or password, Throttled
+        (429) past the limits on wrong passwords (``device``: the browser's device cookie)."""
         if (
             not isinstance(username, str)
             or not isinstance(password, str)
@@ -176,40 +223,82 @@ class Accounts:
             raise BadAccount("give 'username' and 'password' as text")
         if not USERNAME.fullmatch(username):  # no account has such a name: nothing to look up
             raise Forbidden("wrong username or password")
-        keys = (f"name {username.lower()[:40]}", f"address {creator_hash(address)}")
-        with self.store.db.transaction(write=False) as db:
-            self._check_failures(db, keys)
+        counters = Counters.of(username, address)
+        counted, row = self._count_guess(username, counters, device)
+        if not self._verified(row[2] if row else self._unknown, password) or row is None:
+            raise Forbidden("wrong username or password")  # the guess stays counted
+        account = Account(row[0], row[1])
+        with self.store.db.transaction() as db:
+            marks = ", ".join("?" * len(counted))
+            db.execute(
+                f"DELETE FROM attempts WHERE created = ? AND who IN ({marks})",
+                (counted[0][1], *[key for key, _ in counted]),
+            )
+            return account, _open_session(db, account)
+
+    def _count_guess(
+        self, username: str, counters: Counters, device: str | None
+    ) -> tuple[list[tuple[str, float]], Any]:
+        """Count a guess at ``username`` before its password is checked (Throttled past a limit):
+        the counters' rows written, and the account's row (None: no such account)."""
+        now = time.time()
+        with self.store.db.transaction() as db:
+            for key in sorted((counters.pair, counters.address, counters.account)):
+                db.lock(key)  # parallel guesses on the same counters take turns
+            db.execute("DELETE FROM attempts WHERE created < ?", (now - FAILURE_WINDOW,))
             row = db.execute(
                 "SELECT id, username, password FROM accounts WHERE name_key = ?", (username.lower(),)
             ).fetchone()
-        if not self._verified(row[2] if row else self._unknown, password) or row is None:
-            with self.store.db.transaction() as db:
-                db.execute("DELETE FROM attempts WHERE created < ?", (time.time() - FAILURE_WINDOW,))
-                db.executemany(
-                    "INSERT INTO attempts (who, created) VALUES (?, ?)", [(key, time.time()) for key in keys]
+            trusted = row is not None and self.device_account(device) == row[0]
+            self._check_guesses(db, counters, trusted, now)
+            keys = [counters.pair, counters.address] + ([] if trusted else [counters.account])
+            counted = [(key, now) for key in keys]
+            db.executemany("INSERT INTO attempts (who, created) VALUES (?, ?)", counted)
+        return counted, row
+
+    def _check_guesses(self, db: Connection, counters: Counters, trusted: bool, now: float) -> None:
+        since = now - FAILURE_WINDOW
+        limits = self.limits
+        for key, limit, whose in (
+            (counters.pair, limits.failures_per_pair, "for this account from your address"),
+            (counters.address, limits.failures_per_address, "from your address"),
+        ):
+            if limit is not None:
+                _check_count(
+                    db, key, limit, since, f"too many wrong passwords {whose} ({limit} in 15 minutes)"
                 )
-            raise Forbidden("wrong username or password")
-        account = Account(row[0], row[1])
-        with self.store.db.transaction() as db:
-            return account, _open_session(db, account)
+        if trusted or limits.failures_per_account is None:
+            return
+        (failed, last) = db.execute(
+            "SELECT COUNT(*), MAX(created) FROM attempts WHERE who = ? AND created > ?",
+            (counters.account, since),
+        ).fetchone()
+        wait = (last or 0) + limits.account_spacing - now
+        if failed >= limits.failures_per_account and wait > 0:
+            raise Throttled(
+                f"too many wrong passwords for this account lately, so it takes one guess every "
+                f"{limits.account_spacing:g} s (not from a browser that logged in to it before)",
+                wait,
+            )
+
+    def device_cookie(self, account: Account) -> str:
+        """The device cookie's value for a browser that logged in to ``account``."""
+        return self.device_signer.sign(account.id).decode()
+
+    def device_account(self, cookie: str | None) -> str | None:
+        """The account id of a device cookie signed by this server (None: none, or forged)."""
+        if not cookie or len(cookie) > 200:
+            return None
+        try:
+            return self.device_signer.unsign(cookie).decode()
+        except BadSignature:
+            return None
 
     def _verified(self, hashed: str, password: str) -> bool:
         try:
             return self.hasher.verify(hashed, password)
         except argon2.exceptions.VerificationError:
             return False
-
-    def _check_failures(self, db: Connection, keys: tuple[str, str]) -> None:
-        since = time.time() - FAILURE_WINDOW
-        limits = (self.limits.failures_per_account, self.limits.failures_per_address)
-        for key, limit in zip(keys, limits):
-            if limit is None:
-                continue
-            (failed,) = db.execute(
-                "SELECT COUNT(*) FROM attempts WHERE who = ? AND created > ?", (key, since)
-            ).fetchone()
-            if failed >= limit:
-                raise TooMany(f"too many wrong passwords ({limit} in 15 minutes): try again later")
 
     def account_of(self, session: str | None) -> Account | None:
         """The account of a session id, while the session lasts."""
@@ -239,6 +328,20 @@ class Accounts:
                 "SELECT id, username FROM accounts WHERE name_key = ?", (username.lower()[:40],)
             ).fetchone()
         return None if row is None else Account(row[0], row[1])
+
+
+def _check_count(db: Connection, key: str, limit: int, since: float, reason: str) -> None:
+    """Throttled when counter ``key`` has ``limit`` guesses since ``since``, for as long as it
+    takes the oldest of them that keeps it at the limit to leave the window."""
+    (failed,) = db.execute(
+        "SELECT COUNT(*) FROM attempts WHERE who = ? AND created > ?", (key, since)
+    ).fetchone()
+    if failed >= limit:
+        (oldest,) = db.execute(
+            "SELECT created FROM attempts WHERE who = ? AND created > ? ORDER BY created LIMIT 1 OFFSET ?",
+            (key, since, failed - limit),
+        ).fetchone()
+        raise Throttled(reason, oldest - since)
 
 
 def _open_session(db: Connection, account: Account) -> str:
