@@ -5,13 +5,17 @@ ratings (once per game, as OpenSkill computes them), and players' profiles."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import argon2
+import httpx2 as httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,6 +30,8 @@ from bordspel.web.profiles import keep_results
 from bordspel.web.ratings import MU, SIGMA, computer_ratings, model, pool_of, update_ratings
 from bordspel.web.store import Conflict, GameStore
 from tests.conftest import sizes
+from tests.live import serving
+from tests.test_web_jobs import _until
 
 SETTINGS = ApiSettings(password_cost="CHEAPEST", signups_per_hour=3, secret="test secret")
 PASSWORD = "correct horse"
@@ -203,6 +209,58 @@ def test_parallel_guesses_check_no_more_passwords_than_the_limit(
     with ThreadPoolExecutor(40) as pool:
         list(pool.map(guess, range(40)))
     assert len(checked) == 10 and sorted(set(refusals)) == ["Forbidden", "Throttled"]
+
+
+def test_a_refused_sign_up_computes_no_hash(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    sign_up(client, "lorna", address="10.0.0.3")
+    hashed: list[str] = []
+    hash_password = argon2.PasswordHasher.hash
+    monkeypatch.setattr(
+        argon2.PasswordHasher,
+        "hash",
+        lambda hasher, secret: hashed.append(secret) or hash_password(hasher, secret),
+    )
+    browser = TestClient(client.app, client=("10.0.0.3", 50000))
+    assert browser.post("/api/account", json={"username": "LORNA", "password": PASSWORD}).status_code == 400
+    assert browser.post("/api/account", json={"username": "x!", "password": PASSWORD}).status_code == 400
+    sign_up(client, "lorna2", address="10.0.0.3")
+    sign_up(client, "lorna3", address="10.0.0.3")
+    over = browser.post("/api/account", json={"username": "lorna4", "password": "another password"})
+    assert over.status_code == 429 and "another password" not in hashed and len(hashed) == 2
+
+
+def test_sign_ups_cannot_starve_log_ins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(tmp_path / "games.sqlite3", ApiSettings(password_cost="CHEAPEST", secret="s"))
+    with serving(app) as base, httpx.Client(base_url=base, timeout=60) as owner:
+        assert owner.post("/api/account", json={"username": "mia", "password": PASSWORD}).status_code == 201
+        release, hash_password, entered = threading.Event(), argon2.PasswordHasher.hash, []
+
+        def stuck(hasher: argon2.PasswordHasher, secret: str) -> str:
+            entered.append(secret)
+            release.wait(60)  # every sign-up's hash hangs until the log-in is answered
+            return hash_password(hasher, secret)
+
+        monkeypatch.setattr(argon2.PasswordHasher, "hash", stuck)
+        flood = ThreadPoolExecutor(6)
+        signups = [
+            flood.submit(
+                httpx.post,
+                f"{base}/api/account",
+                json={"username": f"flood{n}", "password": PASSWORD},
+                timeout=90,
+            )
+            for n in range(6)
+        ]
+        try:
+            _until(lambda: entered, 30)
+            time.sleep(0.5)  # the other sign-ups queue up meanwhile (if they wait, as they should)
+            with httpx.Client(base_url=base, timeout=20) as fresh:
+                logged_in = fresh.post("/api/session", json={"username": "mia", "password": PASSWORD})
+        finally:
+            release.set()
+            flood.shutdown()
+        assert logged_in.status_code == 200
+        assert {signup.result().status_code for signup in signups} <= {201, 503}
 
 
 def test_claiming_anonymous_games_puts_them_on_the_profile(client: TestClient) -> None:

@@ -185,12 +185,27 @@ class Accounts:
 
     # -- accounts and sessions -------------------------------------------------------------------
     def sign_up(self, username: object, password: object, address: str) -> tuple[Account, str]:
-        """A new account and its first session; BadAccount for a taken or bad name or password,
-        TooMany past the sign-ups an address may make in an hour."""
-        name, hashed = check_username(username), self.hasher.hash(check_password(password))
+        """A new account and its first session (``check_sign_up``, the hash, ``add_account``)."""
+        name, secret = self.check_sign_up(username, password, address)
+        return self.add_account(name, self.hasher.hash(secret), address)
+
+    def check_sign_up(self, username: object, password: object, address: str) -> tuple[str, str]:
+        """The name and password of a sign-up that may go on to the (costly) hash: BadAccount for
+        a bad or taken name or a bad password, TooMany past the sign-ups an address may make in an
+        hour (both checked again as the account is added)."""
+        name, secret = check_username(username), check_password(password)
+        with self.store.db.transaction(write=False) as db:
+            self._count_signups(db, creator_hash(address))
+            if db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.lower(),)).fetchone():
+                raise BadAccount(f"the username {name!r} is taken: choose another")
+        return name, secret
+
+    def add_account(self, name: str, hashed: str, address: str) -> tuple[Account, str]:
+        """The account ``name`` with password hash ``hashed``, and its first session."""
         account = Account(secrets.token_urlsafe(12), name)
         with self.store.db.transaction() as db:
-            self._check_signups(db, creator_hash(address))
+            db.lock(f"signups {creator_hash(address)}")  # two processes cannot both take the last one
+            self._count_signups(db, creator_hash(address))
             added = db.execute(
                 "INSERT INTO accounts (id, username, name_key, password, created, creator) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name_key) DO NOTHING",
@@ -200,11 +215,10 @@ class Accounts:
                 raise BadAccount(f"the username {name!r} is taken: choose another")
             return account, _open_session(db, account)
 
-    def _check_signups(self, db: Connection, who: str) -> None:
+    def _count_signups(self, db: Connection, who: str) -> None:
         limit = self.limits.signups_per_hour
         if limit is None:
             return
-        db.lock(f"signups {who}")  # two processes cannot both take the last sign-up of the hour
         query = "SELECT COUNT(*) FROM accounts WHERE creator = ? AND created > ?"
         (recent,) = db.execute(query, (who, time.time() - 3600)).fetchone()
         if recent >= limit:
