@@ -79,8 +79,8 @@ class Throttled(TooMany):
     """Too many wrong passwords (429); ``retry_after`` is when the next guess counts again."""
 
     def __init__(self, reason: str, seconds: float) -> None:
-        self.retry_after = max(1, math.ceil(seconds))
-        super().__init__(f"{reason}: try again in {self.retry_after} s")
+        wait = max(1, math.ceil(seconds))
+        super().__init__(f"{reason}: try again in {wait} s", retry_after=wait)
 
 
 @dataclass(frozen=True)
