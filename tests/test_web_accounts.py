@@ -126,6 +126,8 @@ def test_a_session_ends_everywhere_and_a_forged_cookie_is_nobody(client: TestCli
         ("<script>", "3 to 20"),
         ("1abc", "starts with a letter"),
         ("Admin", "reserved"),
+        ("ADMIN-", "reserved"),
+        ("Root_42", "reserved"),
         ("hard", "reserved"),
         (42, "3 to 20"),
     ],
@@ -134,6 +136,14 @@ def test_usernames_are_checked(client: TestClient, name: object, reason: str) ->
     response = client.post("/api/account", json={"username": name, "password": PASSWORD})
     assert response.status_code == 400 and reason in response.json()["error"]
     assert "easy" in RESERVED
+
+
+@pytest.mark.parametrize(
+    "password", ["12345678", " " * 8, "password1", "qwertyuiop", "wendy1234", "Wendy1234"]
+)
+def test_weak_passwords_are_refused_with_a_reason(client: TestClient, password: str) -> None:
+    refused = client.post("/api/account", json={"username": "wendy1234", "password": password})
+    assert refused.status_code == 400 and "too easy to guess" in refused.json()["error"]
 
 
 def test_a_taken_name_in_any_case_a_short_password_and_the_sign_up_limit(client: TestClient) -> None:

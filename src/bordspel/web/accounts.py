@@ -1,7 +1,9 @@
 """Accounts: usernames, passwords hashed with argon2, sessions in signed cookies, abuse limits.
 
 Accounts are optional: anyone plays at once with seat tokens. An account's password is kept as
-an argon2id hash (``argon2-cffi``, parameters from its profile ``RFC_9106_LOW_MEMORY``); a log-in
+an argon2id hash (``argon2-cffi``, parameters from its profile ``RFC_9106_LOW_MEMORY``), and a new
+password must not be easy to guess (``zxcvbn``, Dropbox's strength estimator: common passwords,
+repeats, keyboard walks, the username); a log-in
 opens a session, a row in the store whose id the browser holds in an HttpOnly, SameSite cookie
 signed (``itsdangerous``) with the server's secret, so that logging out ends it everywhere and
 every process that serves the store knows it. The secret is given by ``--secret`` (or
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import argon2
+import zxcvbn
 from itsdangerous import BadSignature, Signer
 
 from bordspel.core import BordspelError
@@ -68,6 +71,11 @@ RESERVED = frozenset(
 )
 """Usernames nobody may take (case-insensitive): the site's own words and the computer's levels."""
 PASSWORD_LENGTH = (8, 256)
+STRENGTH = 2
+"""The least zxcvbn score a new password needs (0-4; 2: "somewhat guessable", safe against
+throttled online guessing, which is what the log-in limits leave an attacker)."""
+STRENGTH_CHECKED = 72
+"""The characters of a password zxcvbn rates (its own limit: longer ones cost it too much)."""
 FAILURE_WINDOW = 15 * 60.0
 
 
@@ -124,19 +132,34 @@ class Limits:
 
 def check_username(name: object) -> str:
     """``name`` when it is a username the site accepts: 3-20 letters, digits, ``_`` or ``-``,
-    starting with a letter, and not reserved."""
+    starting with a letter, and not reserved in any case, with ``_`` and ``-`` or digits at the
+    end (``ADMIN-``, ``Admin_1`` are ``admin``)."""
     if not isinstance(name, str) or not USERNAME.fullmatch(name):
         raise BadAccount("a username has 3 to 20 letters, digits, _ or -, and starts with a letter")
-    if name.lower() in RESERVED:
-        raise BadAccount(f"the username {name!r} is reserved: choose another")
+    if name.lower() in RESERVED or _bare(name) in RESERVED:
+        raise BadAccount(f"the username {name!r} is reserved (it reads as {_bare(name)!r}): choose another")
     return name
 
 
-def check_password(password: object) -> str:
-    """``password`` when it has 8 to 256 characters."""
+def _bare(name: str) -> str:
+    """``name`` in lower case without ``_``, ``-`` and digits at its end."""
+    return re.sub(r"[0-9]+$", "", name.lower().replace("_", "").replace("-", ""))
+
+
+def check_password(password: object, username: object = None) -> str:
+    """``password`` when it has 8 to 256 characters and zxcvbn rates it at least ``STRENGTH``
+    (not a common password, a repeat, a keyboard walk, nor the username)."""
     low, high = PASSWORD_LENGTH
     if not isinstance(password, str) or not low <= len(password) <= high:
         raise BadAccount(f"a password has {low} to {high} characters")
+    rated = zxcvbn.zxcvbn(
+        password[:STRENGTH_CHECKED], user_inputs=[username] if isinstance(username, str) else []
+    )
+    if int(rated["score"]) < STRENGTH:
+        why = str(rated["feedback"]["warning"] or "It is too easy to guess.").rstrip(".")
+        raise BadAccount(
+            f"that password is too easy to guess ({why}): use a few unusual words together, not your username"
+        )
     return password
 
 
@@ -193,7 +216,7 @@ class Accounts:
         """The name and password of a sign-up that may go on to the (costly) hash: BadAccount for
         a bad or taken name or a bad password, TooMany past the sign-ups an address may make in an
         hour (both checked again as the account is added)."""
-        name, secret = check_username(username), check_password(password)
+        name, secret = check_username(username), check_password(password, username)
         with self.store.db.transaction(write=False) as db:
             self._count_signups(db, creator_hash(address))
             if db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name.lower(),)).fetchone():
