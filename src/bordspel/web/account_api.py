@@ -91,22 +91,18 @@ class AccountApi:
 
     def _logged_in(self, request: Request, account: Account, session: str, status: int) -> Response:
         response = JSONResponse({"username": account.username}, status_code=status)
-        response.set_cookie(
-            COOKIE,
-            self.accounts.cookie(session),
-            max_age=SESSION_DAYS * 86400,
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-        )
-        response.set_cookie(
-            DEVICE_COOKIE,
-            self.accounts.device_cookie(account),
-            max_age=DEVICE_DAYS * 86400,
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-        )
+        for name, value, days in (
+            (COOKIE, self.accounts.cookie(session), SESSION_DAYS),
+            (DEVICE_COOKIE, self.accounts.device_cookie(account), DEVICE_DAYS),
+        ):
+            response.set_cookie(
+                name,
+                value,
+                max_age=days * 86400,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+            )
         return response
 
     async def log_out(self, request: Request) -> Response:

@@ -199,12 +199,7 @@ class Accounts:
 
     def session_of(self, cookie: str | None) -> str | None:
         """The session id in a cookie, when its signature is the server's."""
-        if not cookie or len(cookie) > 200:
-            return None
-        try:
-            return self.signer.unsign(cookie).decode()
-        except BadSignature:
-            return None
+        return _unsigned(self.signer, cookie)
 
     # -- accounts and sessions -------------------------------------------------------------------
     def sign_up(self, username: object, password: object, address: str) -> tuple[Account, str]:
@@ -324,12 +319,7 @@ class Accounts:
 
     def device_account(self, cookie: str | None) -> str | None:
         """The account id of a device cookie signed by this server (None: none, or forged)."""
-        if not cookie or len(cookie) > 200:
-            return None
-        try:
-            return self.device_signer.unsign(cookie).decode()
-        except BadSignature:
-            return None
+        return _unsigned(self.device_signer, cookie)
 
     def _verified(self, hashed: str, password: str) -> bool:
         try:
@@ -365,6 +355,16 @@ class Accounts:
                 "SELECT id, username FROM accounts WHERE name_key = ?", (username.lower()[:40],)
             ).fetchone()
         return None if row is None else Account(row[0], row[1])
+
+
+def _unsigned(signer: Signer, cookie: str | None) -> str | None:
+    """A cookie's value, when ``signer`` signed it (None: no cookie, too long, or forged)."""
+    if not cookie or len(cookie) > 200:
+        return None
+    try:
+        return signer.unsign(cookie).decode()
+    except BadSignature:
+        return None
 
 
 def _check_count(db: Connection, key: str, limit: int, since: float, reason: str) -> None:

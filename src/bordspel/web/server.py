@@ -138,7 +138,7 @@ class HeaderDeadline(H11Protocol):
             transport.write(refusal)
             transport.close()
             return
-        self._start_clock(h11.IDLE, self.header_timeout)
+        self._arm()
 
     def _refusal(self) -> bytes | None:
         """The answer to a connection one too many (None: it is welcome), counting it if welcome."""
@@ -162,17 +162,25 @@ class HeaderDeadline(H11Protocol):
         """Read on; the headers' deadline gives way to the body's once they are in, and that to
         none once the body is in."""
         super().data_received(data)
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        """A response was sent: the next request on this connection (its headers, or its body
+        when they came with the last one) is due."""
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def _arm(self) -> None:
+        """The clock for what the client owes now: its headers, its body, or nothing (a deadline
+        already running for the same part runs on)."""
         state = self.conn.their_state
-        if state is h11.SEND_BODY and self._due_state is not h11.SEND_BODY:
+        if state is h11.IDLE and self._due_state is not h11.IDLE:
+            self._start_clock(h11.IDLE, self.header_timeout)
+        elif state is h11.SEND_BODY and self._due_state is not h11.SEND_BODY:
             self._start_clock(h11.SEND_BODY, self._limits().body_timeout)
         elif state is not h11.IDLE and state is not h11.SEND_BODY:
             self._stop_clock()
-
-    def on_response_complete(self) -> None:
-        """A response was sent: the next request's headers on this connection are due."""
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._start_clock(h11.IDLE, self.header_timeout)  # the next request on this connection
 
     def connection_lost(self, exc: Exception | None) -> None:
         """The connection closed: nothing is due any more, and its address holds one fewer."""
