@@ -5,26 +5,33 @@ ratings (once per game, as OpenSkill computes them), and players' profiles."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import argon2
+import httpx2 as httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from bordspel.core import new_game
+from bordspel.core import BordspelError, new_game
 from bordspel.web import actions
-from bordspel.web.accounts import RESERVED
+from bordspel.web.accounts import RESERVED, Accounts, Limits
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.clocks import TimeControl
 from bordspel.web.profiles import keep_results
 from bordspel.web.ratings import MU, SIGMA, computer_ratings, model, pool_of, update_ratings
 from bordspel.web.store import Conflict, GameStore
 from tests.conftest import sizes
+from tests.live import serving
+from tests.test_web_jobs import _until
 
 SETTINGS = ApiSettings(password_cost="CHEAPEST", signups_per_hour=3, secret="test secret")
 PASSWORD = "correct horse"
@@ -119,6 +126,8 @@ def test_a_session_ends_everywhere_and_a_forged_cookie_is_nobody(client: TestCli
         ("<script>", "3 to 20"),
         ("1abc", "starts with a letter"),
         ("Admin", "reserved"),
+        ("ADMIN-", "reserved"),
+        ("Root_42", "reserved"),
         ("hard", "reserved"),
         (42, "3 to 20"),
     ],
@@ -127,6 +136,14 @@ def test_usernames_are_checked(client: TestClient, name: object, reason: str) ->
     response = client.post("/api/account", json={"username": name, "password": PASSWORD})
     assert response.status_code == 400 and reason in response.json()["error"]
     assert "easy" in RESERVED
+
+
+@pytest.mark.parametrize(
+    "password", ["12345678", " " * 8, "password1", "qwertyuiop", "wendy1234", "Wendy1234"]
+)
+def test_weak_passwords_are_refused_with_a_reason(client: TestClient, password: str) -> None:
+    refused = client.post("/api/account", json={"username": "wendy1234", "password": password})
+    assert refused.status_code == 400 and "too easy to guess" in refused.json()["error"]
 
 
 def test_a_taken_name_in_any_case_a_short_password_and_the_sign_up_limit(client: TestClient) -> None:
@@ -154,6 +171,106 @@ def test_failed_log_ins_are_limited_per_account(client: TestClient) -> None:
         )
     limited = client.post("/api/session", json={"username": "HEIDI", "password": PASSWORD})
     assert limited.status_code == 429 and "too many wrong passwords" in limited.json()["error"]
+
+
+def _guess(browser: TestClient, name: str, password: str = "guess1234") -> Any:
+    return browser.post("/api/session", json={"username": name, "password": password})
+
+
+def test_wrong_passwords_from_one_address_do_not_lock_the_owner_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = sign_up(client, "jolene")  # this browser logged in before: it holds a device cookie
+    attacker = TestClient(client.app, client=("203.0.113.9", 1))
+    assert [_guess(attacker, "jolene").status_code for _ in range(10)] == [403] * 10
+    refused = _guess(attacker, "jolene", PASSWORD)
+    assert refused.status_code == 429 and "from your address" in refused.json()["error"]
+    assert 800 < int(refused.headers["Retry-After"]) <= 900  # the truth: a quarter of an hour
+    assert _guess(owner, "jolene", PASSWORD).status_code == 200  # the owner, elsewhere, logs in
+    elsewhere = TestClient(client.app, client=("198.51.100.1", 1))  # a new browser is slowed down,
+    slowed = _guess(elsewhere, "jolene", PASSWORD)
+    assert slowed.status_code == 429 and 0 < int(slowed.headers["Retry-After"]) <= 10
+    later = time.time() + 11
+    monkeypatch.setattr("bordspel.web.accounts.time.time", lambda: later)
+    assert _guess(elsewhere, "jolene", PASSWORD).status_code == 200  # not locked out
+
+
+def test_parallel_guesses_check_no_more_passwords_than_the_limit(
+    client: TestClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sign_up(client, "kira")
+    checked: list[str] = []
+
+    def slow_check(accounts: Accounts, hashed: str, password: str) -> bool:
+        checked.append(password)
+        time.sleep(0.05)  # a real hash takes longer: the race is wide open
+        return False
+
+    monkeypatch.setattr(Accounts, "_verified", slow_check)
+    accounts = Accounts(store, "test secret", Limits(), "CHEAPEST")
+    refusals: list[str] = []
+
+    def guess(number: int) -> None:
+        try:
+            accounts.log_in("kira", f"guess {number}", "192.0.2.40")
+        except BordspelError as error:
+            refusals.append(type(error).__name__)
+
+    with ThreadPoolExecutor(40) as pool:
+        list(pool.map(guess, range(40)))
+    assert len(checked) == 10 and sorted(set(refusals)) == ["Forbidden", "Throttled"]
+
+
+def test_a_refused_sign_up_computes_no_hash(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    sign_up(client, "lorna", address="10.0.0.3")
+    hashed: list[str] = []
+    hash_password = argon2.PasswordHasher.hash
+    monkeypatch.setattr(
+        argon2.PasswordHasher,
+        "hash",
+        lambda hasher, secret: hashed.append(secret) or hash_password(hasher, secret),
+    )
+    browser = TestClient(client.app, client=("10.0.0.3", 50000))
+    assert browser.post("/api/account", json={"username": "LORNA", "password": PASSWORD}).status_code == 400
+    assert browser.post("/api/account", json={"username": "x!", "password": PASSWORD}).status_code == 400
+    sign_up(client, "lorna2", address="10.0.0.3")
+    sign_up(client, "lorna3", address="10.0.0.3")
+    over = browser.post("/api/account", json={"username": "lorna4", "password": "another password"})
+    assert over.status_code == 429 and "another password" not in hashed and len(hashed) == 2
+
+
+def test_sign_ups_cannot_starve_log_ins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(tmp_path / "games.sqlite3", ApiSettings(password_cost="CHEAPEST", secret="s"))
+    with serving(app) as base, httpx.Client(base_url=base, timeout=60) as owner:
+        assert owner.post("/api/account", json={"username": "mia", "password": PASSWORD}).status_code == 201
+        release, hash_password, entered = threading.Event(), argon2.PasswordHasher.hash, []
+
+        def stuck(hasher: argon2.PasswordHasher, secret: str) -> str:
+            entered.append(secret)
+            release.wait(60)  # every sign-up's hash hangs until the log-in is answered
+            return hash_password(hasher, secret)
+
+        monkeypatch.setattr(argon2.PasswordHasher, "hash", stuck)
+        flood = ThreadPoolExecutor(6)
+        signups = [
+            flood.submit(
+                httpx.post,
+                f"{base}/api/account",
+                json={"username": f"flood{n}", "password": PASSWORD},
+                timeout=90,
+            )
+            for n in range(6)
+        ]
+        try:
+            _until(lambda: entered, 30)
+            time.sleep(0.5)  # the other sign-ups queue up meanwhile (if they wait, as they should)
+            with httpx.Client(base_url=base, timeout=20) as fresh:
+                logged_in = fresh.post("/api/session", json={"username": "mia", "password": PASSWORD})
+        finally:
+            release.set()
+            flood.shutdown()
+        assert logged_in.status_code == 200
+        assert {signup.result().status_code for signup in signups} <= {201, 503}
 
 
 def test_claiming_anonymous_games_puts_them_on_the_profile(client: TestClient) -> None:

@@ -4,16 +4,24 @@ refused for finished and unknown games, one computation per game and version."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from bordspel.core import available_games
-from bordspel.web.ai_pool import AIPool, analyse_position
+from bordspel.core import available_games, new_game
+from bordspel.web.ai_pool import BOARD, HINT, AIPool, analyse_position
 from bordspel.web.app import ApiSettings, create_app
+from bordspel.web.store import Busy
+from tests.live import serving
+from tests.test_web_jobs import _until
 
 FIELDS = {
     "version",
@@ -135,3 +143,55 @@ def test_hints_have_a_worker_of_their_own_so_owed_moves_never_wait_behind_them(
     assert moved.status_code == answered.status_code == 200
     assert len(pools["analyse_position"]) == len(pools["choose_move"]) == 1
     assert not pools["analyse_position"] & pools["choose_move"]
+
+
+def test_a_seated_players_hint_goes_before_the_board_analyses_waiting() -> None:
+    async def scenario() -> tuple[list[str], str]:
+        pool, finished = AIPool(workers=1, deadline=60.0, max_waiting=2), []
+
+        async def ask(name: str, priority: int, seconds: float = 0.0) -> None:
+            await pool.run(time.sleep, seconds, priority=priority)
+            finished.append(name)
+
+        running = asyncio.ensure_future(ask("running", BOARD, 1.0))
+        await asyncio.sleep(0)  # it holds the one process
+        waiting = [asyncio.ensure_future(ask(f"board {n}", BOARD)) for n in range(2)]
+        await asyncio.sleep(0)
+        try:
+            await pool.run(time.sleep, 0, priority=BOARD)  # a third board analysis waits no more
+            refused = "not refused"
+        except Busy as error:
+            refused = str(error)
+        await ask("hint", HINT)  # still welcome, and first in the queue
+        await asyncio.gather(running, *waiting)
+        pool.close()
+        return finished, refused
+
+    finished, refused = asyncio.run(scenario())
+    assert finished == ["running", "hint", "board 0", "board 1"] and "busy" in refused
+
+
+def test_one_address_has_two_board_analyses_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started, release = [], threading.Event()
+
+    async def held(pool: AIPool, function: Callable[..., Any], *args: Any, priority: int = HINT) -> Any:
+        started.append(args)
+        await asyncio.to_thread(release.wait, 60)  # the analyses run until the test has looked
+        return []
+
+    monkeypatch.setattr(AIPool, "run", held)
+    app = create_app(tmp_path / "games.sqlite3", ApiSettings(ai_time=1.0))
+    with serving(app) as base:
+        ask = functools.partial(httpx.get, f"{base}/api/board/analysis", timeout=60)
+        start = new_game("quarto").to_str()
+        with ThreadPoolExecutor(2) as analyses:
+            running = [
+                analyses.submit(ask, params={"game": "quarto", "position": start, "lines": n}) for n in (1, 2)
+            ]
+            _until(lambda: len(started) == 2, 30)
+            refused = ask(params={"game": "quarto", "position": start, "lines": 3})
+            release.set()
+        assert refused.status_code == 429 and "2 analyses" in refused.json()["error"]
+        assert refused.headers["Retry-After"] == "10"
+        assert [answer.result().status_code for answer in running] == [200, 200]
+        assert ask(params={"game": "quarto", "position": start, "lines": 3}).status_code == 200  # room again

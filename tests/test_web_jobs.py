@@ -6,17 +6,19 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from prometheus_client import REGISTRY
 from starlette.testclient import TestClient
 
 from bordspel import new_game
 from bordspel.web.app import ApiSettings, create_app
-from bordspel.web.jobs import JobQueue, JobRunner
+from bordspel.web.jobs import Job, JobQueue, JobRunner
 from bordspel.web.store import GameStore
 
 
@@ -147,3 +149,50 @@ def test_the_computers_queue_is_bounded_and_a_full_queue_refuses_what_would_owe_
 def test_the_default_bound_on_the_queue_follows_the_workers() -> None:
     assert ApiSettings().queue_bound() == 8 and ApiSettings(job_workers=5).queue_bound() == 20
     assert ApiSettings(job_workers=0).queue_bound() == 8 and ApiSettings(max_queued_jobs=3).queue_bound() == 3
+
+
+def _failing_claims(monkeypatch: pytest.MonkeyPatch, failures: list[int]) -> None:
+    """``JobQueue.claim`` raises the error of a process out of file handles while
+    ``failures[0]`` > 0 (each failure counts it down; -1: for ever)."""
+    claim = JobQueue.claim
+
+    def failing(queue: JobQueue, worker: str) -> Job | None:
+        if failures[0]:
+            failures[0] -= 1
+            raise sqlite3.OperationalError("unable to open database file")
+        return claim(queue, worker)
+
+    monkeypatch.setattr(JobQueue, "claim", failing)
+
+
+def _errors_counted(web: TestClient, loop: str) -> float:
+    line = f'bordspel_background_errors_total{{loop="{loop}"}} '
+    found = [text for text in web.get("/metrics").text.splitlines() if text.startswith(line)]
+    return float(found[0].split()[-1]) if found else 0.0
+
+
+def test_one_store_error_does_not_end_the_computers_worker(
+    web_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _failing_claims(monkeypatch, [1])
+    before = REGISTRY.get_sample_value("bordspel_background_errors_total", {"loop": "jobs"}) or 0.0
+    with TestClient(create_app(web_db, ApiSettings(ai_time=0.2, job_workers=1))) as web:
+        body = {"game": "quarto", "options": {}, "seats": ["easy", "human"]}
+        game = web.post("/api/games", json=body).json()
+        _until(lambda: web.get(f"/api/games/{game['id']}").json()["version"] >= 1, 60)
+        assert _errors_counted(web, "jobs") == before + 1
+
+
+def test_readiness_says_which_loop_fails_while_it_fails(web_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    failures = [-1]
+    _failing_claims(monkeypatch, failures)
+    with TestClient(create_app(web_db, ApiSettings(ai_time=0.2, job_workers=1))) as web:
+        game = web.post(
+            "/api/games", json={"game": "quarto", "options": {}, "seats": ["easy", "human"]}
+        ).json()
+        _until(lambda: web.get("/readyz").status_code == 503, 30)
+        problems = web.get("/readyz").json()["problems"]
+        assert any("'jobs'" in problem and "unable to open database file" in problem for problem in problems)
+        failures[0] = 0  # the store answers again: the move is made and the site is ready
+        _until(lambda: web.get(f"/api/games/{game['id']}").json()["version"] >= 1, 60)
+        _until(lambda: web.get("/readyz").status_code == 200, 30)

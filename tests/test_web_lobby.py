@@ -97,6 +97,29 @@ def test_open_challenges_are_limited_per_address(client: TestClient) -> None:
     assert refused.status_code == 429 and "open challenges" in refused.json()["error"]
 
 
+def test_a_flood_of_anonymous_challenges_leaves_the_lobby_room_for_accounts(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bordspel.web.lobby.LISTED", 6)
+    monkeypatch.setattr("bordspel.web.lobby.ANONYMOUS", 3)
+    for address in range(3):  # each address within its own limit
+        post(TestClient(client.app, client=(f"192.0.2.{address}", 1)))
+    flood = TestClient(client.app, client=("192.0.2.99", 1)).post("/api/challenges", json={"game": "quarto"})
+    assert flood.status_code == 429 and "without an account" in flood.json()["error"]
+    for name in ("yara", "zeno", "amos"):  # accounts still post, up to what the lobby shows
+        player = TestClient(client.app, client=(f"address of {name}", 1))
+        signed = player.post("/api/account", json={"username": name, "password": "correct horse"})
+        assert signed.status_code == 201, signed.text
+        post(player)
+    full = TestClient(client.app, client=("192.0.2.98", 1))
+    assert (
+        full.post("/api/account", json={"username": "bram", "password": "correct horse"}).status_code == 201
+    )
+    refused = full.post("/api/challenges", json={"game": "quarto"})
+    assert refused.status_code == 429 and "as many open challenges" in refused.json()["error"]
+    assert len(client.get("/api/lobby").json()["challenges"]) == 6
+
+
 @pytest.mark.parametrize(
     ("body", "status", "reason"),
     [

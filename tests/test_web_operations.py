@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from bordspel.cli import build_parser, main
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.events import Changes, version_stream
-from bordspel.web.logs import configure_logging
+from bordspel.web.logs import BURST, RateLimited, configure_logging
 from bordspel.web.store import GameStore
 from tests.live import free_port
 from tests.postgres import start_server
@@ -51,7 +51,7 @@ def json_logs() -> Iterator[io.StringIO]:
     stream = io.StringIO()
     configure_logging("json", stream=stream)
     yield stream
-    for name in ("bordspel", "uvicorn.error"):
+    for name in ("bordspel", "uvicorn.error", "asyncio"):
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
@@ -261,3 +261,29 @@ def test_several_processes_share_their_metrics_in_multi_process_mode(tmp_path: P
             server.terminate()
             server.wait()
     assert _sample(metrics, 'bordspel_http_requests_total{method="GET",route="/healthz",status="200"}') >= 2
+
+
+def test_an_error_storm_is_logged_a_few_lines_a_minute(json_logs: io.StringIO) -> None:
+    storm = logging.getLogger("asyncio")  # where the event loop reports a failing accept()
+    for attempt in range(5000):
+        storm.error("socket.accept() out of system resource\nsocket: <socket fd=%d>", attempt)
+    logging.getLogger("bordspel.web").error("another failure")  # other kinds still get through
+    logging.getLogger("bordspel.access").info("GET / 200")  # and requests are never held back
+    lines = json_logs.getvalue().splitlines()
+    assert len([line for line in lines if "out of system resource" in line]) == BURST
+    assert any("another failure" in line for line in lines) and any("GET / 200" in line for line in lines)
+
+
+def test_the_next_period_says_how_many_lines_were_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    limited, now = RateLimited(burst=2, period=60.0), [1000.0]
+    monkeypatch.setattr("bordspel.web.logs.time.monotonic", lambda: now[0])
+
+    def record() -> logging.LogRecord:
+        return logging.LogRecord(
+            "bordspel.jobs", logging.ERROR, __file__, 1, "claim failed: %s", ("x",), None
+        )
+
+    assert [limited.filter(record()) for _ in range(5)] == [True, True, False, False, False]
+    now[0] += 61
+    later = record()
+    assert limited.filter(later) and getattr(later, "suppressed", None) == 3

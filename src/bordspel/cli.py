@@ -276,7 +276,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from bordspel.web.app import ApiSettings
         from bordspel.web.db import hide_password
-        from bordspel.web.server import serve
+        from bordspel.web.server import ConnectionLimits, serve
     except ImportError:
         raise BordspelError("the browser app needs the web extra: pip install 'bordspel[web]'") from None
     listener = _listen(args.host, args.port)
@@ -305,6 +305,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         allowed_origins=origins,
         pubsub=args.pubsub,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        limits=ConnectionLimits(args.body_timeout, args.max_connections, args.connections_per_address),
     )
     return 0
 
@@ -324,6 +325,32 @@ def cmd_worker(args: argparse.Namespace) -> int:
     store = keep_results(GameStore(db, pubsub=args.pubsub))  # its moves reach the streams as the site's do
     run_worker(store, args.ai_time, args.job_workers, args.lease, hide_password(db))
     return 0
+
+
+def _connection_arguments(serve: argparse.ArgumentParser) -> None:
+    """How long a request's body may take and how many connections are held open at once."""
+    serve.add_argument(
+        "--body-timeout",
+        type=_positive,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds a client has to send a request's whole body after its headers (default 10; then 408)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_count,
+        metavar="N",
+        help="connections each web process holds open at most; past it a new one is refused at once "
+        "(default 4096, at most half the open-file limit)",
+    )
+    serve.add_argument(
+        "--connections-per-address",
+        type=_count,
+        default=64,
+        metavar="N",
+        help="connections one address may hold open in each web process (default 64; the "
+        "--forwarded-allow-ips proxies are not held to it)",
+    )
 
 
 def _job_arguments(parser: argparse.ArgumentParser, workers: str, lowest: int) -> None:
@@ -670,6 +697,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the reverse proxy's addresses (comma-separated) whose X-Forwarded-For names the client "
         "(default none: every client is the connection's own address)",
     )
+    _connection_arguments(serve)
     _from_environment(serve)
     serve.set_defaults(run=cmd_serve)
     worker = commands.add_parser(

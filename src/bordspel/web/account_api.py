@@ -1,34 +1,63 @@
 """The JSON API of accounts: sign up, log in and out, claim games, and players' profiles.
 
 ``POST /api/account`` and ``POST /api/session`` answer with the session cookie (HttpOnly,
-SameSite=Lax, Secure over HTTPS); ``DELETE /api/session`` ends the session. Password hashing
-runs in threads, ``HASHING`` at a time, so that a burst of log-ins cannot take the server's memory.
+SameSite=Lax, Secure over HTTPS); ``DELETE /api/session`` ends the session. Password hashes run
+in bounded pools of threads, ``HASHING`` for log-ins and ``SIGNUP_HASHING`` for sign-ups, so that
+a burst cannot take the server's memory and sign-ups cannot starve log-ins; a sign-up is checked
+(name, password, the address's limit) before its hash.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bordspel.web.accounts import COOKIE, SESSION_DAYS, Account
+from bordspel.web.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, SESSION_DAYS, Account
 from bordspel.web.api import GAME_ID, Api, BadRequest, read_json
 from bordspel.web.profiles import player_view, record_winners
-from bordspel.web.store import Forbidden, NotFound
+from bordspel.web.store import Busy, Forbidden, NotFound
 
-__all__ = ["HASHING", "AccountApi"]
+__all__ = ["HASHING", "SIGNUP_HASHING", "AccountApi", "HashPool"]
+
+T = TypeVar("T")
 
 HASHING = 2
-"""Password hashes computed at once (each takes 64 MiB for about a tenth of a second)."""
+"""Log-ins' password checks computed at once (each takes 64 MiB for about a tenth of a second)."""
 CLAIMS = 50
 """Games one request may claim (the page keeps 30)."""
 
-PasswordAction = Callable[[object, object, str], tuple[Account, str]]
-"""Sign-up or log-in: (username, password, address) -> (account, session id)."""
+SIGNUP_HASHING = 1
+"""Sign-ups' password hashes computed at once: their own thread, so they never hold up log-ins."""
+WAITING = 16
+"""Hashes that may wait for a thread of their pool; past it 503, at once."""
+
+
+class HashPool:
+    """Password hashing in ``threads`` threads of its own, with at most ``WAITING`` more hashes
+    queued (then Busy: 503), so that a flood of one kind of request cannot starve another."""
+
+    def __init__(self, threads: int, what: str) -> None:
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix=f"hashing {what}")
+        self.bound, self.what, self.taken = threads + WAITING, what, 0
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in one of the pool's threads."""
+        if self.taken >= self.bound:
+            raise Busy(f"the server is checking many {self.what} at once: try again in a few seconds")
+        self.taken += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.executor, functools.partial(function, *args)
+            )
+        finally:
+            self.taken -= 1
 
 
 class AccountApi:
@@ -37,34 +66,43 @@ class AccountApi:
     def __init__(self, api: Api) -> None:
         self.api = api
         self.accounts = api.accounts
-        self.hashing = asyncio.Semaphore(HASHING)
+        self.signup_hashes = HashPool(SIGNUP_HASHING, "sign-ups")
+        self.login_hashes = HashPool(HASHING, "log-ins")
 
     async def sign_up(self, request: Request) -> Response:
-        """``POST /api/account`` ``{"username", "password"}``: 201, the account and its session."""
-        return await self._with_password(request, self.accounts.sign_up, 201)
+        """``POST /api/account`` ``{"username", "password"}``: 201, the account and its session.
+        Everything that may refuse it is checked before the password is hashed."""
+        data = await read_json(request)
+        address = _address(request)
+        check = self.accounts.check_sign_up
+        name, password = await run_in_threadpool(check, data.get("username"), data.get("password"), address)
+        hashed = await self.signup_hashes.run(self.accounts.hasher.hash, password)
+        account, session = await run_in_threadpool(self.accounts.add_account, name, hashed, address)
+        return self._logged_in(request, account, session, 201)
 
     async def log_in(self, request: Request) -> Response:
-        """``POST /api/session`` ``{"username", "password"}``: a new session."""
-        return await self._with_password(request, self.accounts.log_in, 200)
-
-    async def _with_password(self, request: Request, action: PasswordAction, status: int) -> Response:
+        """``POST /api/session`` ``{"username", "password"}``: a new session (the browser's device
+        cookie spares it the slow-down of an account under attack)."""
         data = await read_json(request)
-        async with self.hashing:
-            account, session = await run_in_threadpool(
-                action, data.get("username"), data.get("password"), _address(request)
-            )
-        return self._logged_in(request, account, session, status)
+        log_in = functools.partial(self.accounts.log_in, device=request.cookies.get(DEVICE_COOKIE))
+        username, password = data.get("username"), data.get("password")
+        account, session = await self.login_hashes.run(log_in, username, password, _address(request))
+        return self._logged_in(request, account, session, 200)
 
     def _logged_in(self, request: Request, account: Account, session: str, status: int) -> Response:
         response = JSONResponse({"username": account.username}, status_code=status)
-        response.set_cookie(
-            COOKIE,
-            self.accounts.cookie(session),
-            max_age=SESSION_DAYS * 86400,
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-        )
+        for name, value, days in (
+            (COOKIE, self.accounts.cookie(session), SESSION_DAYS),
+            (DEVICE_COOKIE, self.accounts.device_cookie(account), DEVICE_DAYS),
+        ):
+            response.set_cookie(
+                name,
+                value,
+                max_age=days * 86400,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+            )
         return response
 
     async def log_out(self, request: Request) -> Response:

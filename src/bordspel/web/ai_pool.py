@@ -13,10 +13,13 @@ search outlives the server.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +30,8 @@ from bordspel.core import BordspelError, GameSpec, available_games, game_class, 
 from bordspel.web.store import Busy
 
 __all__ = [
+    "BOARD",
+    "HINT",
     "AIPool",
     "AITimeout",
     "CallerGone",
@@ -134,25 +139,37 @@ def _die_with(server: int) -> None:
     os._exit(0)
 
 
+HINT = 0
+"""The priority of a seated player's hint (and of the computer's own moves): first in the queue."""
+BOARD = 1
+"""The priority of an analysis on the analysis board (anyone's): after every hint waiting."""
+
+
 class AIPool:
-    """``workers`` processes; every call has ``deadline`` seconds once it has a process."""
+    """``workers`` processes; every call has ``deadline`` seconds once it has a process.
+
+    Calls wait for a free process in order of priority (``HINT`` before ``BOARD``), then of
+    arrival; at most ``max_waiting`` of each priority wait (then ``Busy``), so a flood of board
+    analyses can neither refuse a hint nor delay it past the analysis that is running."""
 
     def __init__(self, workers: int, deadline: float, max_waiting: int = 32) -> None:
         self.deadline = deadline
         self.max_waiting = max_waiting
         self._slots = [_Slot() for _ in range(workers)]
-        self._free: asyncio.Queue[_Slot] | None = None
-        self._waiting = 0
+        self._idle = list(self._slots)
+        self._queue: list[tuple[int, int, asyncio.Future[_Slot]]] = []
+        self._arrivals = itertools.count()
+        self._waiting: Counter[int] = Counter()
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(self, function: Callable[..., T], *args: Any, priority: int = HINT) -> T:
         """``function(*args)`` in a worker process (both picklable); AITimeout past the deadline."""
-        if self._waiting >= self.max_waiting:
+        if self._waiting[priority] >= self.max_waiting:
             raise Busy("the computer is busy with other games; try again in a moment")
-        self._waiting += 1
+        self._waiting[priority] += 1
         try:
-            slot = await self._take()
+            slot = await self._take(priority)
         finally:
-            self._waiting -= 1
+            self._waiting[priority] -= 1
         try:
             future = asyncio.wrap_future(slot.executor.submit(function, *args))
             return await asyncio.wait_for(future, self.deadline)
@@ -166,17 +183,29 @@ class AIPool:
             slot.replace()
             raise
         finally:
-            self._queue().put_nowait(slot)
+            self._give_back(slot)
 
-    async def _take(self) -> _Slot:
-        return await self._queue().get()
+    async def _take(self, priority: int) -> _Slot:
+        """A free process: at once when one is idle and nobody waits, else in the queue's order."""
+        if self._idle and not self._queue:
+            return self._idle.pop()
+        turn: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._arrivals), turn))
+        try:
+            return await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # handed a process, but gone meanwhile
+                self._give_back(turn.result())
+            raise
 
-    def _queue(self) -> asyncio.Queue[_Slot]:
-        if self._free is None:
-            self._free = asyncio.Queue()
-            for slot in self._slots:
-                self._free.put_nowait(slot)
-        return self._free
+    def _give_back(self, slot: _Slot) -> None:
+        """Hand ``slot`` to the first caller waiting (skipping those gone), else keep it idle."""
+        while self._queue:
+            _, _, turn = heapq.heappop(self._queue)
+            if not turn.done():
+                turn.set_result(slot)
+                return
+        self._idle.append(slot)
 
     def close(self) -> None:
         """Let idle workers exit cleanly; kill those still searching after a second."""

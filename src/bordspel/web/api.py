@@ -12,8 +12,9 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
-from contextlib import suppress
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from bordspel.core import BordspelError
 from bordspel.web import actions
 from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secret
-from bordspel.web.ai_pool import AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
+from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
 from bordspel.web.events import Changes, StreamSlots, version_stream
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
@@ -32,7 +33,8 @@ from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.options import start_state
 from bordspel.web.profiles import keep_results
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
-from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, StoredGame
+from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, StoredGame, TooMany
+from bordspel.web.supervise import Supervisor
 from bordspel.web.views import board_view, game_view, position_view, record_text, rules_view, start_options
 
 __all__ = ["QUEUED_PER_WORKER", "Api", "ApiSettings", "BadRequest", "challenge_id", "game_id"]
@@ -88,6 +90,8 @@ class ApiSettings:
     """Seconds an open challenge waits in the lobby for its players."""
     challenges_per_address: int = 5
     """Open challenges one address may have at once."""
+    board_analyses_per_address: int = 2
+    """Analysis-board analyses one address may have running or waiting at once (in one process)."""
     signups_per_hour: int | None = None
     """New accounts one address may make in an hour (None: no limit; ``bordspel serve``: 5)."""
     secret: str | None = None
@@ -103,6 +107,30 @@ class ApiSettings:
         """``max_queued_jobs``, or its default from the workers."""
         workers = self.job_workers or DEFAULT_JOB_WORKERS
         return self.max_queued_jobs if self.max_queued_jobs is not None else QUEUED_PER_WORKER * workers
+
+
+class PerAddress:
+    """Requests of one kind in progress, counted per address: past ``limit`` at once, TooMany (429)."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+        self._running: Counter[str] = Counter()
+
+    @contextmanager
+    def held(self, address: str) -> Iterator[None]:
+        """Count one more of ``address``'s requests while the block runs, or refuse it."""
+        if self._running[address] >= self.limit:
+            raise TooMany(
+                f"your address has {self.limit} {self.what} in progress: wait for them before asking more",
+                retry_after=10,
+            )
+        self._running[address] += 1
+        try:
+            yield
+        finally:
+            self._running[address] -= 1
+            if self._running[address] <= 0:
+                del self._running[address]
 
 
 def game_id(request: Request) -> str:
@@ -165,7 +193,12 @@ class Api:
         self.hints = AIPool(1, deadline_for(settings.ai_time), max_waiting=8)
         """Hints have a worker of their own: an owed move never waits behind them."""
         self.analyses = SharedTasks()
+        self.board_analyses = PerAddress(
+            settings.board_analyses_per_address, "analyses on the analysis board"
+        )
         self.changes = Changes()
+        self.supervisor = Supervisor()
+        """Runs the background loops (flags, fan-out, workers) and knows which are failing."""
         self.jobs = JobQueue(store, settings.job_lease)
         self.runner = self._runner() if settings.job_workers else None
         """The workers of this process, if it has any (the app starts and stops them)."""
@@ -191,7 +224,14 @@ class Api:
     def _runner(self) -> JobRunner:
         settings = self.settings
         workers, lease = settings.job_workers, settings.job_lease
-        return JobRunner(self.store, settings.ai_time, workers, lease=lease, landed=self.changes.notify)
+        return JobRunner(
+            self.store,
+            settings.ai_time,
+            workers,
+            lease=lease,
+            landed=self.changes.notify,
+            supervisor=self.supervisor,
+        )
 
     async def _view(self, stored: StoredGame, status_code: int = 200, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
@@ -243,15 +283,16 @@ class Api:
     async def keep_time(self) -> None:
         """Settle the flags that fall, every ``flag_poll`` seconds, for as long as the server runs.
 
-        Every serve process runs this; the store's version check lets one settlement land."""
-        while True:
-            try:
-                await self.settle_flags()
-            except BordspelError as error:  # the store is busy: look again next time
-                LOG.warning("settling flags: %s", error)
-            except Exception:  # whatever failed, flags must go on falling: log it, look again
-                LOG.exception("settling flags failed")
-            await asyncio.sleep(self.settings.flag_poll)
+        Every serve process runs this; the store's version check lets one settlement land. Any
+        other error is the supervisor's: logged, counted, tried again after a back-off."""
+        await self.supervisor.forever("clocks", self._settle_and_wait)
+
+    async def _settle_and_wait(self) -> None:
+        try:
+            await self.settle_flags()
+        except Busy as error:  # the store is busy: look again next time
+            LOG.warning("settling flags: %s", error)
+        await asyncio.sleep(self.settings.flag_poll)
 
     async def settle_flags(self) -> int:
         """Record every flag that has fallen by now; the number settled here."""
@@ -408,7 +449,9 @@ class Api:
     async def board_analysis(self, request: Request) -> Response:
         """``GET /api/board/analysis?game=G&position=P&lines=N``: the best ``N`` (1 to 5) moves of
         the position, each with its score, line and, where a solver knows it, the exact result.
-        The hint worker does it within the server's budget; one analysis per position and count."""
+        The hint worker does it within the server's budget, after the seated players' hints that
+        wait; one analysis per position and count, and ``board_analyses_per_address`` at once
+        from one address (429 past it)."""
         game, position = _query(request, "game"), _query(request, "position")
         text = _query(request, "lines", "3")
         if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
@@ -418,11 +461,12 @@ class Api:
         if view["outcome"] is not None:
             raise Conflict("the game is over in this position: there is nothing to analyse")
         spec = budgeted_spec(game, ANALYST, self.settings.ai_time)
-        found = await self.analyses.run(
-            (game, view["position"], lines),
-            lambda: self.hints.run(analyse_lines, game, view["position"], spec, lines),
-            gone=request.is_disconnected,
-        )
+        with self.board_analyses.held(request.client.host if request.client else ""):
+            found = await self.analyses.run(
+                (game, view["position"], lines),
+                lambda: self.hints.run(analyse_lines, game, view["position"], spec, lines, priority=BOARD),
+                gone=request.is_disconnected,
+            )
         return JSONResponse({"game": game, "position": view["position"], "lines": found})
 
     # -- the lobby -------------------------------------------------------------------------------

@@ -157,6 +157,7 @@ def create_app(
 
     async def readyz(request: Request) -> Response:
         problems = ["the server is shutting down"] if draining else []
+        problems += api.supervisor.problems()
         try:
             workers = await run_in_threadpool(api.jobs.workers_alive)
         except Exception as error:  # whatever the store raises: not ready, and the log says why
@@ -212,7 +213,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _drain_on_signals(drain)
-        listener = asyncio.create_task(listen(store.db, pubsub, api.changes))
+        fan_out = functools.partial(listen, store.db, pubsub, api.changes)
+        listener = asyncio.create_task(api.supervisor.forever("fan-out", fan_out))
         keeping_time = asyncio.create_task(api.keep_time())
         if api.runner:
             api.runner.start()

@@ -39,6 +39,7 @@ from bordspel.web.ai_pool import AIPool, AITimeout, choose_move, deadline_for
 from bordspel.web.metrics import JOB_SECONDS
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import Busy, Conflict, GameStore, NotFound
+from bordspel.web.supervise import Supervisor
 
 __all__ = ["GRACE", "HEARTBEAT", "MAX_ATTEMPTS", "Job", "JobQueue", "JobRunner", "run_worker", "worker_name"]
 
@@ -176,8 +177,10 @@ class JobRunner:
         lease: float = 10.0,
         poll: float = 0.5,
         landed: Callable[[str], None] = lambda game_id: None,
+        supervisor: Supervisor | None = None,
     ) -> None:
         self.queue = JobQueue(store, lease)
+        self.supervisor = supervisor or Supervisor()
         self.store, self.ai_time, self.slots, self.poll, self.landed = store, ai_time, slots, poll, landed
         self.name = worker_name()
         self.pool = AIPool(slots, deadline_for(ai_time))
@@ -229,32 +232,41 @@ class JobRunner:
         self._work.set()
 
     async def _heartbeat(self) -> None:
-        while not self._stopping:
-            with suppress(Busy):
-                await asyncio.to_thread(self.queue.beat, self.name, self.running)
-            await self._sleep(HEARTBEAT)
+        await self.supervisor.forever("heartbeat", self._beat, until=lambda: self._stopping)
+
+    async def _beat(self) -> None:
+        with suppress(Busy):  # the store is busy: the next beat says it
+            await asyncio.to_thread(self.queue.beat, self.name, self.running)
+        await self._sleep(HEARTBEAT)
 
     async def _sleep(self, seconds: float) -> None:
         with suppress(TimeoutError):
             await asyncio.wait_for(self._work.wait(), seconds)
 
     async def _worker(self) -> None:
-        while not self._stopping:
-            try:
-                job = await asyncio.to_thread(self.queue.claim, self.name)
-            except Busy:
-                job = None
-            if job is None:
-                self._work.clear()
-                await self._sleep(self.poll)
-                continue
-            self.running += 1
-            try:
-                await self.run_job(job)
-            except Exception:  # the job comes back once its lease has run out
-                LOG.exception("the computer's move in game %s at version %d failed", job.game_id, job.version)
-            finally:
-                self.running -= 1
+        await self.supervisor.forever("jobs", self._next_job, until=lambda: self._stopping)
+
+    async def _next_job(self) -> None:
+        """Claim a job and run it, or wait for one (a failed claim raises: the supervisor waits)."""
+        try:
+            job = await asyncio.to_thread(self.queue.claim, self.name)
+        except Busy:
+            job = None
+        if job is None:
+            self._work.clear()
+            await self._sleep(self.poll)
+        else:
+            await self._run_logged(job)
+
+    async def _run_logged(self, job: Job) -> None:
+        """Run ``job``; an error is logged and the job comes back once its lease has run out."""
+        self.running += 1
+        try:
+            await self.run_job(job)
+        except Exception:
+            LOG.exception("the computer's move in game %s at version %d failed", job.game_id, job.version)
+        finally:
+            self.running -= 1
 
     async def run_job(self, job: Job) -> bool:
         """Compute claimed ``job``'s move while holding its lease, and store it at the job's

@@ -44,7 +44,10 @@ RANDOM = "random"
 
 COLUMNS = "id, game, options, clock, rated, seat, seats, created, expires, version, cancelled, game_id"
 LISTED = 100
-"""Open challenges and games in progress the lobby lists at most (newest first)."""
+"""Open challenges and games in progress the lobby lists at most (newest first); no more
+challenges than that may be open at once, site-wide."""
+ANONYMOUS = LISTED // 2
+"""Open challenges posted without an account, site-wide: the other half is for accounts."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,7 @@ class Lobby:
                     f"at most {self.per_address} open challenges from one address or account: "
                     "cancel one or wait"
                 )
+            _check_site_wide(db, account, now)
             db.execute(
                 f"INSERT INTO challenges ({COLUMNS}, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -340,6 +344,25 @@ def _not_seated(db: Connection, challenge: Challenge, token: str | None, account
 def _rated_needs(rated: bool, account: str | None) -> None:
     if rated and account is None:
         raise Forbidden("rated games are between accounts: sign up or log in to post or accept one")
+
+
+def _check_site_wide(db: Connection, account: str | None, now: float) -> None:
+    """TooMany when the lobby holds ``LISTED`` open challenges, or ``ANONYMOUS`` without an
+    account and this is one more: a flood cannot push real challenges off the lobby's list."""
+    db.lock("challenges site-wide")  # two processes cannot both post the last one allowed
+    (total, anonymous) = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN s.account_id IS NULL THEN 1 ELSE 0 END), 0)"
+        " FROM challenges c JOIN challenge_seats s ON s.challenge_id = c.id AND s.host = 1"
+        " WHERE c.cancelled = 0 AND c.game_id IS NULL AND c.expires > ?",
+        (now,),
+    ).fetchone()
+    if total >= LISTED or (account is None and anonymous >= ANONYMOUS):
+        whose = "" if account else " without an account (log in to post one)"
+        raise TooMany(
+            f"the lobby has as many open challenges{whose} as it shows: take one of them, or try "
+            "again in a few minutes",
+            retry_after=60,
+        )
 
 
 def _open_by(db: Connection, account: str | None, now: float) -> int:

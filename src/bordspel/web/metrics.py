@@ -7,7 +7,9 @@ add label values),
 ``bordspel_http_request_duration_seconds`` (by route), ``bordspel_open_streams`` (live-update
 streams), ``bordspel_jobs`` (the computer's owed moves, ``queued`` or ``running``, read from the
 store at each scrape), ``bordspel_job_workers`` (workers heard of lately) and
-``bordspel_job_seconds`` (a move's time from claim to landing, by level). When the store does
+``bordspel_job_seconds`` (a move's time from claim to landing, by level) and
+``bordspel_background_errors_total`` (unexpected errors of background loops, by loop:
+``bordspel.web.supervise``). When the store does
 not answer within ``STORE_WAIT`` seconds, ``/metrics`` leaves its two gauges out and answers the
 rest.
 
@@ -40,6 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bordspel.web.logs import new_request_id, request_id
 
 __all__ = [
+    "BACKGROUND_ERRORS",
     "JOB_SECONDS",
     "METHODS",
     "OPEN_STREAMS",
@@ -69,6 +72,11 @@ REQUEST_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
 OPEN_STREAMS = Gauge("bordspel_open_streams", "Live-update streams open", multiprocess_mode="livesum")
+BACKGROUND_ERRORS = Counter(
+    "bordspel_background_errors_total",
+    "Unexpected errors in background loops (each retried with a back-off), by loop",
+    ["loop"],
+)
 JOB_SECONDS = Histogram(
     "bordspel_job_seconds",
     "Seconds from a worker's claim of the computer's move to its landing, by level",

@@ -38,6 +38,10 @@ SECURITY_HEADERS = {
 LOOPBACK_NAMES = {"localhost"}
 
 
+class ClientGone(Exception):
+    """The client went (or was cut off) before its request's body was in."""
+
+
 class Refused(Exception):
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
@@ -84,6 +88,8 @@ class Guard:
         except Refused as refusal:
             await _refuse(send, refusal)
             return
+        except ClientGone:  # the body never came (the server answered 408): nothing to answer
+            return
         await self.app(scope, receive, send)
 
     def _check_host(self, scope: Scope, headers: Headers) -> None:
@@ -116,7 +122,7 @@ class Guard:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                return _replay([message], receive)
+                raise ClientGone
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > limit:

@@ -77,7 +77,13 @@ class Forbidden(BordspelError):
 
 
 class TooMany(BordspelError):
-    """A limit on how often one address may do something was reached (429)."""
+    """A limit on how often one address may do something was reached (429, with ``Retry-After``
+    ``retry_after`` seconds when given, else 60)."""
+
+    def __init__(self, reason: str, retry_after: int | None = None) -> None:
+        super().__init__(reason)
+        if retry_after is not None:
+            self.retry_after = retry_after
 
 
 class QueueFull(Busy):

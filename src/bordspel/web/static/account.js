@@ -12,7 +12,7 @@
     en: {
       sign_up: "Sign up", log_in: "Log in", log_out: "Log out", username: "Username", password: "Password",
       cancel: "Cancel", username_rule: "3 to 20 letters, digits, _ or -, starting with a letter.",
-      password_rule: "At least 8 characters.",
+      password_rule: "At least 8 characters, and not easy to guess (a few unusual words together are good).",
       claimed: "{n} games played in this browser are now on your profile.",
       claimed_one: "The game played in this browser is now on your profile.",
       ratings: "Ratings", no_ratings: "No rated games yet.", rating_games: "{n} rated games", rating_games_one: "{n} rated game",
@@ -27,7 +27,7 @@
       sign_up: "Account maken", log_in: "Inloggen", log_out: "Uitloggen", username: "Gebruikersnaam",
       password: "Wachtwoord", cancel: "Annuleren",
       username_rule: "3 tot 20 letters, cijfers, _ of -, te beginnen met een letter.",
-      password_rule: "Minstens 8 tekens.",
+      password_rule: "Minstens 8 tekens, en niet makkelijk te raden (een paar ongewone woorden samen zijn goed).",
       claimed: "{n} partijen uit deze browser staan nu op je profiel.",
       claimed_one: "De partij uit deze browser staat nu op je profiel.",
       ratings: "Ratings", no_ratings: "Nog geen partijen met rating.", rating_games: "{n} partijen met rating", rating_games_one: "{n} partij met rating",
