@@ -262,6 +262,7 @@ def test_a_search_past_its_deadline_is_killed_and_the_pool_goes_on() -> None:
         with pytest.raises(AITimeout):
             await pool.run(time.sleep, 60)
         took = time.monotonic() - started
+        pool.deadline = 30.0  # the replacement process may start slowly on a loaded machine
         answer = await pool.run(str, 42)
         pool.close()
         return took, answer
