@@ -969,13 +969,13 @@ def _hashable(move: Any) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=64)
 def _paired(workers: tuple[int, ...]) -> tuple[int, ...]:
     """``workers`` with each colour's two listed in square order (the order of a placement)."""
     pairs = (sorted(workers[i : i + 2]) for i in range(0, len(workers), 2))
     return tuple(cell for pair in pairs for cell in pair)
 
 
+@functools.lru_cache(maxsize=64)
 def _turn_to(state: SantoriniState) -> dict[SantoriniState, SantoriniMove]:
     """The legal turns of a position with gods by the position each leads to."""
     return {state.apply_unchecked(move): move for move in state.legal_moves()}
