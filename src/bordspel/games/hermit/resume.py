@@ -85,6 +85,7 @@ class Resumable:
         self.solver.on_progress = lambda _: self._progress()
         self.last_save = self.last_log = time.perf_counter()
         self.current: tuple[str, ...] = ()
+        self.states: dict[tuple[str, ...], HermitState] = {}
 
     # -- the run ----------------------------------------------------------------------------------
     def run(self) -> dict[str, Settled]:
@@ -110,11 +111,8 @@ class Resumable:
         """Read the data folder: the book, the frontier (its positions join the book's)."""
         self.book.load()
         self.frontier.load()
-        start = HermitState.initial(size=self.n)
         for moves, first_wins in self.frontier.settled.items():
-            state = start
-            for move in moves:
-                state = state.apply(state.parse_move(move))
+            state = self._state(moves)
             mover_is_first = len(moves) % 2 == 0
             self.book.known[self._key(state)] = b"\x01" if first_wins == mover_is_first else b"\x00"
         _log(
@@ -144,7 +142,7 @@ class Resumable:
         started, before = time.perf_counter(), self.solver.total_examined()
         self.current = (first.to_str(),)
         wins = not self.solver.state_wins(self._state(self.current))
-        self._record_children(self.current)
+        self._record_children(self.current, depth=1)  # the replies' replies matter no more
         self.current = ()
         result = Settled(
             self.n, first.to_str(), wins, self.solver.total_examined() - before, time.perf_counter() - started
@@ -223,10 +221,12 @@ class Resumable:
         return f"{self.current[0]} (replies settled {len(replies)}, {sum(replies)} won by the first player)"
 
     def _state(self, moves: tuple[str, ...]) -> HermitState:
-        state = HermitState.initial(size=self.n)
-        for move in moves:
-            state = state.apply(state.parse_move(move))
-        return state
+        """The position after ``moves`` from the empty board (remembered with its prefixes: the
+        frontier's lines share them)."""
+        if moves not in self.states:
+            before = self._state(moves[:-1]) if moves else HermitState.initial(size=self.n)
+            self.states[moves] = before.apply(before.parse_move(moves[-1])) if moves else before
+        return self.states[moves]
 
     def _append_result(self, result: Settled) -> None:
         with self.results_path.open("a") as out:
