@@ -129,3 +129,15 @@ def test_a_stopped_run_resumes_to_the_same_answer(tmp_path: Path, stop: signal.S
     assert f"frontier {len(frontier.settled):,} sub-problems" in err and "book 0 positions" not in err
     assert f"{len(before)} settled before" in err
     assert "classes of first moves settled 12" in out and "winning classes: Rc3U\n" in out
+
+
+def test_the_command_resumes_into_its_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bordspel.cli import main
+
+    command = ["solve", "hermit", "4", "--resume", "--data", str(tmp_path), "--cache", "none"]
+    assert main(command) == 0
+    assert "Hermit 4x4: classes of first moves settled 7" in capsys.readouterr().out
+    assert main([*command, "--workers", "2"]) == 2
+    assert "--resume runs one process" in capsys.readouterr().err
+    assert main(command) == 0  # everything read back from the folder
+    assert "7 settled before" in capsys.readouterr().err

@@ -133,6 +133,8 @@ def resume(size: int, args: argparse.Namespace) -> None:
     from bordspel.games.hermit.resume import Resumable, Stopped, checkout_data
     from bordspel.games.hermit.solve import table_bits
 
+    if args.workers > 1 or args.backend == "ray":
+        raise BordspelError("--resume runs one process: drop --workers and --backend")
     data = Path(args.data) if args.data else checkout_data(size)
     if data is None:
         raise BordspelError("--resume outside a checkout needs a data folder: add --data DIR")
