@@ -481,7 +481,8 @@ cdef class Solver:
     cdef public object disk
     """A second-level table of settled positions (``bordspel.games.hermit.disk.DiskTable``, or
     None): df-pn reads it where its own table has no entry, and writes every position it settles
-    with at least ``disk_work`` positions searched below it (over all its searches)."""
+    with at least ``disk_work`` positions searched below it (over all its searches):
+    ``disk.put(key, value, work, depth)``, with that work and the depth below the search's root."""
     cdef public uint64_t disk_work
     cdef public int disk_depth
     """Every position settled less than this many moves below the root is written as well (a
@@ -838,6 +839,13 @@ cdef class Solver:
             entry.value = -1
         return entry
 
+    def disk_key(self, red, yellow, blue, int heap=0):
+        """A position's key in the disk table (its 128-bit hash, 16 bytes), given what each square
+        accepts (engine masks) and a Nim heap beside them; safe to call during a search."""
+        cdef Position pos
+        self._set_position(&pos, red, yellow, blue, heap)
+        return _disk_key(&pos)
+
     # -- proof-number search -----------------------------------------------------------------------
     def prove(self, red, yellow, blue, int heap=0):
         """Whether the player to move wins, by proof-number search (df-pn with the 1+epsilon
@@ -924,7 +932,8 @@ cdef class Solver:
         self.pn.put(pos.h1, pos.h2, phi, delta, self.examined - before)
         if (phi == 0 or delta == 0) and self.disk is not None and (
                 depth < self.disk_depth or prior + self.examined - before >= self.disk_work):
-            self.disk.put(_disk_key(pos), b"\x01" if phi == 0 else b"\x00")
+            self.disk.put(_disk_key(pos), b"\x01" if phi == 0 else b"\x00",
+                          prior + self.examined - before, depth)
         out_phi[0] = phi
         out_delta[0] = delta
         return 0

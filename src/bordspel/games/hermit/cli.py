@@ -33,6 +33,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "back by later runs and by --proof (needs the solve extra)",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="one process, reply by reply, saving what it learned to the data folder (--data) every "
+        "--save-every seconds and when stopped; the same command continues from there",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="with --resume: the data folder (default: data/hermit-NxN of the checkout)",
+    )
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="with --resume: an LMDB cache of settled positions (default: ~/.cache/bordspel/hermit-NxN.lmdb "
+        "when the solve extra is installed); 'none' for none",
+    )
+    parser.add_argument(
+        "--book-work",
+        type=int,
+        default=1024,
+        metavar="K",
+        help="with --resume: keep in the book the positions with at least K positions searched below them",
+    )
+    parser.add_argument(
+        "--save-every", type=float, default=300, metavar="S", help="with --resume: save every S seconds"
+    )
+    parser.add_argument(
         "--proof",
         metavar="MOVE:FILE",
         help="instead of solving: write the proof of who wins after MOVE (like Rc3U) to FILE",
@@ -66,6 +93,9 @@ def solve(args: argparse.Namespace) -> None:
         write(size, args.proof, args.memory, disk)
         return
 
+    if args.resume:
+        resume(size, args)
+        return
     line = ProgressLine()
 
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
@@ -96,6 +126,51 @@ def solve(args: argparse.Namespace) -> None:
     moves = " ".join(m.to_str() for m in report.winning_moves) or "none"
     print(f"winning first moves ({len(report.winning_moves)} of {report.moves} tried): {moves}")
     print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
+
+
+def resume(size: int, args: argparse.Namespace) -> None:
+    """``--resume``: settle the classes reply by reply, saving to the data folder; report."""
+    from bordspel.games.hermit.resume import Resumable, Stopped, checkout_data
+    from bordspel.games.hermit.solve import table_bits
+
+    if args.workers > 1 or args.backend == "ray":
+        raise BordspelError("--resume runs one process: drop --workers and --backend")
+    data = Path(args.data) if args.data else checkout_data(size)
+    if data is None:
+        raise BordspelError("--resume outside a checkout needs a data folder: add --data DIR")
+    run = Resumable(
+        size,
+        data,
+        table_bits(args.memory),
+        args.book_work,
+        args.save_every,
+        args.log_every or 60,
+        _cache(size, args.cache),
+        args.first,
+    )
+    try:
+        settled = run.run()
+    except Stopped as stop:
+        print(f"{stop}: what the run learned is saved in {data}; run the same command to continue")
+        raise SystemExit(128 + stop.signum) from None
+    winning = sorted(move for move, result in settled.items() if result.wins)
+    print(f"Hermit {size}x{size}: classes of first moves settled {len(settled)}")
+    print(f"winning classes: {' '.join(winning) or 'none'}")
+
+
+def _cache(size: int, cache: str | None) -> Path | None:
+    """The LMDB cache to use: the one named, or the user's if the solve extra is installed."""
+    from bordspel.games.hermit.resume import default_cache
+
+    if cache == "none":
+        return None
+    if cache:
+        return Path(cache)
+    try:
+        import lmdb  # noqa: F401
+    except ImportError:
+        return None
+    return default_cache(size)
 
 
 def write(size: int, proof: str, memory: float, disk: Path | None) -> None:

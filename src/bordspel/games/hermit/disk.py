@@ -55,8 +55,9 @@ class DiskTable:
         found = self.pending.get(key)
         return found if found is not None else self.reader.get(key)
 
-    def put(self, key: bytes, value: bytes) -> None:
-        """Store ``value`` under ``key`` at the next commit (read back at once by this process)."""
+    def put(self, key: bytes, value: bytes, work: int = 0, depth: int = 0) -> None:
+        """Store ``value`` under ``key`` at the next commit (read back at once by this process);
+        the search's ``work`` below the position and its ``depth`` are not kept."""
         self.pending[key] = value
 
     def tick(self) -> None:

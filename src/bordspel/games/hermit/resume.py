@@ -1,0 +1,259 @@
+"""``bordspel solve hermit N --resume``: a solve made of bounded runs that add up.
+
+Each class of first moves is settled by df-pn from the position after it; its sub-problems are
+the replies to it and the replies to those, each settled when the search settles it (saved in
+the frontier, and known at once to a later run). What the run learns goes into a data folder
+(``bordspel.games.hermit.book``): the book of positions settled with much work below them, the
+frontier of settled sub-problems, and ``results.jsonl``, a line per settled class. It is saved
+every ``save_every`` seconds and at SIGTERM or SIGINT. A new run reads it first: settled classes
+and sub-problems are skipped, and the book's positions are known without a search. An LMDB
+cache (``DiskTable``) speeds up later runs on the same machine but is never needed.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from bordspel.core import BordspelError
+from bordspel.games.hermit.book import Book, Frontier, Store
+from bordspel.games.hermit.disk import DiskTable
+from bordspel.games.hermit.engine import HermitMove, HermitState
+from bordspel.games.hermit.proof import ProofSolver
+from bordspel.games.hermit.solve import Settled, _log, first_move_classes, read_results
+
+__all__ = ["Resumable", "Stopped", "checkout_data", "default_cache"]
+
+SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class Stopped(Exception):
+    """The run was asked to stop (SIGTERM or SIGINT) and has saved what it learned."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+def checkout_data(n: int) -> Path | None:
+    """``data/hermit-NxN`` of the checkout this package runs from, or None (an installed copy)."""
+    root = Path(__file__).resolve().parents[4]
+    if (root / "pyproject.toml").exists() and (root / ".git").exists():
+        return root / "data" / f"hermit-{n}x{n}"
+    return None
+
+
+def default_cache(n: int) -> Path:
+    """The LMDB cache in the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "bordspel" / f"hermit-{n}x{n}.lmdb"
+
+
+@dataclass
+class Resumable:
+    """One resumable run over the classes of first moves of the empty n x n board."""
+
+    n: int
+    data: Path
+    table_bits: int = 18
+    book_work: int = 1024
+    """The least work below a position for the book to keep it."""
+    save_every: float = 300.0
+    log_every: float = 60.0
+    cache: Path | None = None
+    first_only: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.book = Book(self.data, self.book_work, time.strftime("%Y%m%dT%H%M%S", time.gmtime()))
+        self.frontier = Frontier(self.data / "frontier.txt")
+        self.results_path = self.data / "results.jsonl"
+        self.solver = ProofSolver(self.n, table_bits=self.table_bits, proof_numbers=True)
+        if self.solver.core is None:
+            raise BordspelError("--resume needs the compiled core: python setup.py build_ext --inplace")
+        self.store = Store(self.book, DiskTable(self.cache) if self.cache is not None else None)
+        self.solver.core.disk = self.store
+        self.solver.core.disk_depth = 3  # every settled reply and reply to it reaches the store
+        self.solver.on_progress = lambda _: self._progress()
+        self.last_save = self.last_log = time.perf_counter()
+        self.current: tuple[str, ...] = ()
+        self.states: dict[tuple[str, ...], HermitState] = {}
+
+    # -- the run ----------------------------------------------------------------------------------
+    def run(self) -> dict[str, Settled]:
+        """Settle the open classes (until the first winning one with ``first_only``), saving as
+        it goes; every class settled (this run's and earlier ones'). Raises ``Stopped``."""
+        self._load()
+        settled = read_results(self.results_path, self.n)
+        with _stop_on_signals():
+            try:
+                for moves in self._classes():
+                    if self.first_only and any(result.wins for result in settled.values()):
+                        break
+                    if moves[0].to_str() in settled:
+                        continue
+                    result = self._settle_class(moves[0])
+                    settled[result.move] = result
+                    self._append_result(result)
+            finally:
+                self.save()
+        return settled
+
+    def _load(self) -> None:
+        """Read the data folder: the book, the frontier (its positions join the book's)."""
+        self.book.load()
+        self.frontier.load()
+        for moves, first_wins in self.frontier.settled.items():
+            state = self._state(moves)
+            mover_is_first = len(moves) % 2 == 0
+            self.book.known[self._key(state)] = b"\x01" if first_wins == mover_is_first else b"\x00"
+        _log(
+            f"{self.n}x{self.n}: book {self.book.loaded:,} positions, frontier "
+            f"{len(self.frontier.settled):,} sub-problems, cache {self.cache or 'none'} (data {self.data})"
+        )
+
+    def _classes(self) -> list[list[HermitMove]]:
+        """The classes of first moves, those with the most replies proved first, then nearest the
+        centre (the order that settles who wins soonest if the first player does)."""
+        classes = first_move_classes(self.n)
+        proved = {moves[0].to_str(): self._proved_replies(moves[0].to_str()) for moves in classes}
+        settled = read_results(self.results_path, self.n)
+        _log(f"{self.n}x{self.n}: {len(classes)} classes of first moves, {len(settled)} settled before")
+        return sorted(classes, key=lambda moves: -proved[moves[0].to_str()])
+
+    def _proved_replies(self, first: str) -> int:
+        return sum(
+            1
+            for moves, wins in self.frontier.settled.items()
+            if len(moves) == 2 and moves[0] == first and wins
+        )
+
+    def _settle_class(self, first: HermitMove) -> Settled:
+        """Whether the first move wins, by df-pn from the position after it (which goes first to
+        the replies likeliest to refute it); its settled replies, and replies to them, recorded."""
+        started, before = time.perf_counter(), self.solver.total_examined()
+        self.current = (first.to_str(),)
+        wins = not self.solver.state_wins(self._state(self.current))
+        self._record_children(self.current, depth=1)  # the replies' replies matter no more
+        self.current = ()
+        result = Settled(
+            self.n, first.to_str(), wins, self.solver.total_examined() - before, time.perf_counter() - started
+        )
+        outcome = "wins" if wins else "loses"
+        _log(
+            f"{self.n}x{self.n} {result.move} settled: the first player {outcome}; "
+            f"positions {result.examined:,}"
+        )
+        return result
+
+    def _record_children(self, path: tuple[str, ...], depth: int = 2) -> None:
+        """Add to the frontier the settled positions up to ``depth`` moves after ``path`` (below
+        the settled ones, nothing more is needed)."""
+        for move, child in self._distinct_children(self._state(path)):
+            moves = (*path, move.to_str())
+            value = self.store.get(self._key(child))
+            if value is not None:
+                mover_is_first = len(moves) % 2 == 0
+                self.frontier.add(moves, (value == b"\x01") == mover_is_first)
+            elif depth > 1:
+                self._record_children(moves, depth - 1)
+
+    def _distinct_children(self, state: HermitState) -> list[tuple[HermitMove, HermitState]]:
+        """One move per distinct position it leads to."""
+        children: dict[bytes, tuple[HermitMove, HermitState]] = {}
+        for move in state.legal_moves():
+            child = state.apply_unchecked(move)
+            children.setdefault(self._key(child), (move, child))
+        return list(children.values())
+
+    def _key(self, state: HermitState) -> bytes:
+        return bytes(self.solver.core.disk_key(*self.solver.grundy.accepts(state)))
+
+    # -- saving and progress ----------------------------------------------------------------------
+    def save(self) -> None:
+        """Write the book and the frontier (signals wait until both are written)."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            if self.current:
+                self._record_children(self.current)
+            paths = self.book.save()
+            self.frontier.save()
+            self.store.flush()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+        self.last_save = time.perf_counter()
+        size = sum(path.stat().st_size for path in paths)
+        _log(
+            f"{self.n}x{self.n}: saved {len(self.book.new):,} new book positions ({size / 2**20:.1f} MB), "
+            f"{len(self.frontier.settled):,} sub-problems settled"
+        )
+
+    def _log_progress(self, seconds: float) -> None:
+        """A line on the running class: positions, rate, table, book, settled sub-problems."""
+        if self.current:
+            self._record_children(self.current)
+        examined = self.solver.total_examined()
+        rate = examined / max(seconds, 1e-9)
+        _log(
+            f"{self.n}x{self.n} {self._replies()}: positions {examined:,}, {rate:,.0f}/s, "
+            f"table {self.solver.table_fill():.1%} full, book {self.book.loaded:,} read + "
+            f"{len(self.book.new):,} new, {len(self.frontier.settled):,} sub-problems settled, "
+            f"{seconds:.0f} s"
+        )
+
+    def _replies(self) -> str:
+        """The running class, and how many of its replies are settled (won by the first player)."""
+        if not self.current:
+            return "-"
+        replies = [
+            wins
+            for moves, wins in self.frontier.settled.items()
+            if moves[:1] == self.current[:1] and len(moves) == 2
+        ]
+        return f"{self.current[0]} (replies settled {len(replies)}, {sum(replies)} won by the first player)"
+
+    def _state(self, moves: tuple[str, ...]) -> HermitState:
+        """The position after ``moves`` from the empty board (remembered with its prefixes: the
+        frontier's lines share them)."""
+        if moves not in self.states:
+            before = self._state(moves[:-1]) if moves else HermitState.initial(size=self.n)
+            self.states[moves] = before.apply(before.parse_move(moves[-1])) if moves else before
+        return self.states[moves]
+
+    def _append_result(self, result: Settled) -> None:
+        with self.results_path.open("a") as out:
+            out.write(result.to_json() + "\n")
+
+    def _progress(self) -> None:
+        """Every ``log_every`` seconds a progress line; every ``save_every`` a save."""
+        now = time.perf_counter()
+        if self.log_every > 0 and now - self.last_log >= self.log_every:
+            self.last_log = now
+            self._log_progress(now - self.started)
+        if now - self.last_save >= self.save_every:
+            self.save()
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGINT raise ``Stopped`` (once: a second one is ignored) while inside."""
+
+    def stop(signum: int, _: FrameType | None) -> None:
+        for each in SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = [signal.signal(each, stop) for each in SIGNALS]
+    try:
+        yield
+    finally:
+        for each, handler in zip(SIGNALS, previous, strict=True):
+            signal.signal(each, handler)
