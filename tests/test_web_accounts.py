@@ -26,9 +26,10 @@ from bordspel.web import actions
 from bordspel.web.accounts import RESERVED, Accounts, Limits
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.clocks import TimeControl
+from bordspel.web.notices import NoticeReader
 from bordspel.web.profiles import keep_results
 from bordspel.web.ratings import MU, SIGMA, computer_ratings, model, pool_of, update_ratings
-from bordspel.web.store import Conflict, GameStore
+from bordspel.web.store import Conflict, GameStore, token_hash
 from tests.conftest import sizes
 from tests.live import serving
 from tests.test_web_jobs import _until
@@ -79,6 +80,15 @@ def rated_game(store: GameStore, game: str, names: list[str], **options: Any) ->
     accounts: list[str | None] = [account_id(store, name) for name in names]
     stored, _ = store.create(start, ["human"] * len(names), accounts=accounts, rated=True)
     return stored.id
+
+
+def every_seat_moves(browsers: list[TestClient], game_id: str) -> dict[str, Any]:
+    """The game after one move of each seat (from then on it can no longer be aborted)."""
+    view, moved = browsers[0].get(f"/api/games/{game_id}").json(), set()
+    while len(moved) < len(browsers):
+        moved.add(view["to_move"])
+        view = play(browsers[view["to_move"]], game_id, view)
+    return view
 
 
 def play(browser: TestClient, game_id: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -366,7 +376,8 @@ def test_a_resignation_in_a_three_player_rated_game_rates_each_seat(
 ) -> None:
     browsers = [sign_up(client, name) for name in ("mia", "ned", "ola")]
     game_id = rated_game(store, "santorini", ["mia", "ned", "ola"], players=3)
-    resigned = browsers[1].post(f"/api/games/{game_id}/resign", json={"version": 0})
+    view = every_seat_moves(browsers, game_id)
+    resigned = browsers[1].post(f"/api/games/{game_id}/resign", json={"version": view["version"]})
     assert resigned.status_code == 200 and resigned.json()["outcome"]["termination"] == "resignation"
     expected = model().rate([[model().rating()] for _ in range(3)], ranks=[1, 2, 1])
     for seat, name in enumerate(("mia", "ned", "ola")):
@@ -379,7 +390,9 @@ def test_four_player_teams_are_rated_as_teams(client: TestClient, store: GameSto
     names = ("pia", "quin", "rosa", "sam")
     browsers = [sign_up(client, name) for name in names]
     game_id = rated_game(store, "santorini", list(names), players=4)
-    assert browsers[0].post(f"/api/games/{game_id}/resign", json={"version": 0}).status_code == 200
+    view = every_seat_moves(browsers, game_id)
+    resigned = browsers[0].post(f"/api/games/{game_id}/resign", json={"version": view["version"]})
+    assert resigned.status_code == 200
     teams = [[model().rating(), model().rating()] for _ in range(2)]  # seats 0 and 2, seats 1 and 3
     expected = model().rate(teams, ranks=[2, 1])
     for seat, name in enumerate(names):
@@ -391,7 +404,49 @@ def test_four_player_teams_are_rated_as_teams(client: TestClient, store: GameSto
 def test_a_flag_fall_in_a_rated_game_rates_both_once(client: TestClient, store: GameStore) -> None:
     sign_up(client, "vic"), sign_up(client, "wim")
     accounts: list[str | None] = [account_id(store, "vic"), account_id(store, "wim")]
-    control = TimeControl(15, 0, scale=0.01)  # 0.15 s on the clock
+    control = TimeControl(15, 0, scale=0.1)  # 1.5 s on the clock: time for both first moves
+    stored, _ = store.create(
+        new_game("quarto"), ["human", "human"], control=control, accounts=accounts, rated=True
+    )
+    for seat in (0, 1):  # both sides move, so the flag that falls is a loss, not an abort
+        stored = store.change(
+            stored.id, seat, None, actions.human_move(stored.state.legal_moves()[0].to_str()), accounts[seat]
+        )
+    while not store.load(stored.id).is_over():
+        time.sleep(0.02)
+    with suppress(Conflict):  # what each server's flag keeper does; the app's may be first
+        store.change(stored.id, 2, None, actions.settle_flag)
+    expected = model().rate([[model().rating()], [model().rating()]], ranks=[2, 1])  # seat 0 flagged
+    for seat, name in enumerate(("vic", "wim")):
+        profile = client.get(f"/api/players/{name}").json()
+        assert profile["ratings"]["quarto"]["rating"] == round(expected[seat][0].mu)
+        assert profile["games"][0]["result"] == ("loss" if seat == 0 else "win")
+
+
+def test_ten_rated_games_resigned_before_the_first_move_are_aborted_and_change_no_rating(
+    client: TestClient, store: GameStore
+) -> None:
+    abe, bea = sign_up(client, "abe"), sign_up(client, "bea")
+    for _ in range(10):
+        game_id = rated_game(store, "quarto", ["abe", "bea"])
+        resigned = bea.post(f"/api/games/{game_id}/resign", json={"version": 0})
+        assert resigned.status_code == 200, resigned.text
+        assert resigned.json()["outcome"] == {"winners": [], "termination": "aborted", "result": "*"}
+    for name in ("abe", "bea"):
+        profile = client.get(f"/api/players/{name}").json()
+        assert profile["ratings"] == {}  # no rated game: the rating is still the start's
+        assert [listed["result"] for listed in profile["games"]] == ["aborted"] * 10
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert '[Termination "aborted"]' in record and '[Result "*"]' in record and "Resigned" not in record
+    assert abe.get(f"/api/games/{game_id}").json()["rating_changes"] is None
+
+
+def test_a_rated_clock_game_whose_first_player_never_moves_is_aborted(
+    client: TestClient, store: GameStore
+) -> None:
+    sign_up(client, "cas"), sign_up(client, "dex")
+    accounts: list[str | None] = [account_id(store, "cas"), account_id(store, "dex")]
+    control = TimeControl(60, 0, scale=0.0025)  # a 1+0 game, 0.15 s on the clock
     stored, _ = store.create(
         new_game("quarto"), ["human", "human"], control=control, accounts=accounts, rated=True
     )
@@ -399,11 +454,69 @@ def test_a_flag_fall_in_a_rated_game_rates_both_once(client: TestClient, store: 
         time.sleep(0.02)
     with suppress(Conflict):  # what each server's flag keeper does; the app's may be first
         store.change(stored.id, 0, None, actions.settle_flag)
-    expected = model().rate([[model().rating()], [model().rating()]], ranks=[2, 1])  # seat 0 flagged
-    for seat, name in enumerate(("vic", "wim")):
+    view = client.get(f"/api/games/{stored.id}").json()
+    assert view["outcome"]["termination"] == "aborted" and view["outcome"]["winners"] == []
+    for name in ("cas", "dex"):
         profile = client.get(f"/api/players/{name}").json()
-        assert profile["ratings"]["quarto"]["rating"] == round(expected[seat][0].mu)
-        assert profile["games"][0]["result"] == ("loss" if seat == 0 else "win")
+        assert profile["ratings"] == {} and profile["games"][0]["result"] == "aborted"
+
+
+def test_a_game_can_be_aborted_until_every_side_has_moved(client: TestClient, store: GameStore) -> None:
+    eli, fay = sign_up(client, "eli"), sign_up(client, "fay")
+    game_id = rated_game(store, "quarto", ["eli", "fay"])
+    view = play(eli, game_id, eli.get(f"/api/games/{game_id}").json())
+    assert client.post(f"/api/games/{game_id}/abort", json={"version": 1}).status_code == 403
+    aborted = fay.post(f"/api/games/{game_id}/abort", json={"version": view["version"]})
+    assert aborted.status_code == 200 and aborted.json()["outcome"]["termination"] == "aborted"
+    game_id = rated_game(store, "quarto", ["eli", "fay"])
+    view = every_seat_moves([eli, fay], game_id)
+    refused = eli.post(f"/api/games/{game_id}/abort", json={"version": view["version"]})
+    assert refused.status_code == 409 and "resign" in refused.json()["error"]
+    resigned = eli.post(f"/api/games/{game_id}/resign", json={"version": view["version"]}).json()
+    assert resigned["outcome"]["termination"] == "resignation" and resigned["outcome"]["winners"] == [1]
+    changes = resigned["rating_changes"]
+    assert changes[0] < 0 < changes[1]
+    ratings = {
+        name: client.get(f"/api/players/{name}").json()["ratings"]["quarto"] for name in ("eli", "fay")
+    }
+    assert changes == [ratings["eli"]["rating"] - round(MU), ratings["fay"]["rating"] - round(MU)]
+
+
+def test_the_notices_snapshot_tells_each_player_their_move_a_takeback_the_end_and_a_rematch(
+    client: TestClient, store: GameStore
+) -> None:
+    gus, hal = sign_up(client, "gus"), sign_up(client, "hal")
+    assert client.get("/api/notices").status_code == 403  # for accounts only
+    readers = [NoticeReader(store, account_id(store, name)) for name in ("gus", "hal")]
+    assert [reader.snapshot() for reader in readers] == [{"games": []}, {"games": []}]
+    game_id = rated_game(store, "quarto", ["gus", "hal"])
+
+    def told(seat: int) -> dict[str, Any]:
+        (game,) = readers[seat].snapshot()["games"]
+        assert game["id"] == game_id and game["title"]["en"] == "Quarto"
+        return game  # type: ignore[no-any-return]
+
+    assert told(0)["your_move"] and not told(1)["your_move"] and told(1)["opponents"] == ["gus"]
+    view = every_seat_moves([gus, hal], game_id)
+    asked = gus.post(f"/api/games/{game_id}/undo", json={"version": view["version"]}).json()
+    assert told(1)["takeback"] and not told(0)["takeback"]
+    hal.post(f"/api/games/{game_id}/resign", json={"version": asked["version"]})
+    assert told(0)["over"] and told(0)["result"] == "win" and told(1)["result"] == "loss"
+    tokens = {}
+    for seat, name in enumerate(("gus", "hal")):
+        with store.db.transaction() as raw:  # the seats' tokens, as the lobby gives them
+            tokens[seat] = f"token of {name}"
+            raw.execute(
+                "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ?",
+                (token_hash(tokens[seat]), game_id, seat),
+            )
+    rematch = gus.post(
+        f"/api/games/{game_id}/rematch", json={}, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert rematch.status_code == 201, rematch.text
+    offered = {game["id"]: game["rematch_offer"] for game in readers[1].snapshot()["games"]}
+    assert offered == {rematch.json()["id"]: True, game_id: False}
+    assert not readers[0].snapshot()["games"][0]["rematch_offer"]
 
 
 def test_rated_games_need_an_account_in_every_seat(store: GameStore) -> None:

@@ -146,11 +146,15 @@ def test_against_a_person_undo_is_a_takeback_the_opponent_answers(client: TestCl
 def test_resignation_ends_the_game_and_is_in_the_record(client: TestClient) -> None:
     game = new(client, "santorini", ["human", "human", "human", "human"], players=4)
     assert act(client, game, None, "resign").status_code == 403
-    view = act(client, game, 1, "resign").json()
+    view = game
+    for version in range(6):  # every seat moves (two workers placed a team): now resigning loses
+        move = view["legal"][0]["text"]
+        view = act(client, game, view["to_move"], "moves", version=version, move=move).json()
+    view = act(client, game, 1, "resign", version=6).json()
     assert view["outcome"] == {"winners": [0, 2], "termination": "resignation", "result": "1-0-1-0"}
     assert view["legal"] == []
-    assert act(client, game, 0, "moves", version=1, move="a1b1").status_code == 409
-    assert act(client, game, 0, "undo", version=1).status_code == 409
+    assert act(client, game, 0, "moves", version=7, move="a1b1").status_code == 409
+    assert act(client, game, 0, "undo", version=7).status_code == 409
     record = client.get(f"/api/games/{game['id']}/record").text
     assert '[Resigned "2"]' in record and '[Termination "resignation"]' in record
     assert '[Result "1-0-1-0"]' in record and '[Seat1 "human"]' in record and "Rated" not in record

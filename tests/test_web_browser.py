@@ -335,7 +335,7 @@ def test_language_switch_and_default_from_the_browser(browser: Browser, base_url
     expect(page.locator("#status")).to_have_text("Your turn: hand your opponent a piece")
     page.click("[data-lang=nl]")
     expect(page.locator("#status")).to_have_text("Jouw beurt: geef je tegenstander een stuk")
-    expect(page.locator("#resign")).to_have_text("Opgeven")
+    expect(page.locator("#resign")).to_have_text("Afbreken")  # abort: nobody has moved yet
     assert page.evaluate("document.documentElement.lang") == "nl"
     page.click("#board [data-piece=B]")
     expect(page.locator("#moves li")).to_have_count(2, timeout=20_000)
@@ -572,8 +572,8 @@ def test_rematch_after_the_game_swaps_the_seats_and_keeps_the_options_and_gods(
     page = browser.new_context().new_page()
     start(page, base_url, "santorini", {}, "easy", gods=("pan", "atlas"))
     expect(page.locator("#rematch")).to_be_hidden()
-    page.click("#resign")
-    page.click("#resign")
+    page.click("#resign")  # before any move it aborts the game, at one click
+    expect(page.locator("#status")).to_contain_text("Game aborted")
     expect(page.locator("#rematch")).to_be_visible()
     assert page.locator("#new").get_attribute("href") == "/?game=santorini"
     first = page.url

@@ -80,6 +80,23 @@ def new(client: TestClient, game: str, seats: list[str], clock: dict[str, Any]) 
     return response.json()  # type: ignore[no-any-return]
 
 
+def every_seat_moves(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The game after each seat's first move (each seat's token; a 120 s control at the test's
+    scale leaves 2.4 s for them): from then on a flag fall loses rather than aborts."""
+    view, moved = game, set()
+    while len(moved) < len(game["seats"]):
+        seat = view["to_move"]
+        moved.add(seat)
+        response = client.post(
+            f"/api/games/{game['id']}/moves",
+            json={"version": view["version"], "move": view["legal"][0]["text"]},
+            headers={"Authorization": f"Bearer {game['tokens'][seat]}"},
+        )
+        assert response.status_code == 200, response.text
+        view = response.json()
+    return view  # type: ignore[no-any-return]
+
+
 def settled(store: GameStore, game_id: str, deadline: float = 20.0) -> int | None:
     """The flagged seat, once the server has written it (read from the store, not the API)."""
     end = time.monotonic() + deadline
@@ -112,7 +129,8 @@ def test_the_game_json_shows_each_seats_time_and_who_is_running(client: TestClie
 def test_a_flag_falls_with_nobody_watching_and_a_late_move_changes_nothing(
     client: TestClient, web_db: str
 ) -> None:
-    game = new(client, "hermit", ["human", "human"], {"initial": 15, "increment": 0})
+    game = new(client, "hermit", ["human", "human"], {"initial": 120, "increment": 0})
+    every_seat_moves(client, game)  # else the flag would abort the game, not lose it
     assert settled(GameStore(web_db), game["id"]) == 0
     view = client.get(f"/api/games/{game['id']}").json()
     assert view["outcome"] == {"winners": [1], "termination": "time", "result": "0-1"}
@@ -135,10 +153,11 @@ def test_three_players_a_flag_ends_the_game_the_others_win(client: TestClient, w
             "game": "santorini",
             "options": {"players": 3},
             "seats": ["human"] * 3,
-            "clock": {"initial": 15, "increment": 0},
+            "clock": {"initial": 120, "increment": 0},
         },
     )
     game = response.json()
+    every_seat_moves(client, game)
     assert settled(GameStore(web_db), game["id"]) == 0
     assert client.get(f"/api/games/{game['id']}").json()["outcome"]["winners"] == [1, 2]
 

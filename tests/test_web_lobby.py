@@ -243,7 +243,14 @@ def test_a_rated_challenge_is_between_accounts_and_its_game_is_rated(web_db: str
         assert players["ada"].post(f"/api/challenges/{posted['id']}/accept", json={}).status_code == 409
         game = players["bob"].post(f"/api/challenges/{posted['id']}/accept", json={}).json()["game"]
         assert game["players"] == ["ada", "bob"] and game["rated"]
-        resigned = players["bob"].post(f"/api/games/{game['id']}/resign", json={"version": game["version"]})
+        for name, version, text in (("ada", game["version"], "A"), ("bob", game["version"] + 1, "a1:B")):
+            moved = players[name].post(
+                f"/api/games/{game['id']}/moves", json={"version": version, "move": text}
+            )
+            assert moved.status_code == 200, moved.text  # each side moved: resigning now loses
+        resigned = players["bob"].post(
+            f"/api/games/{game['id']}/resign", json={"version": game["version"] + 2}
+        )
         assert resigned.status_code == 200  # by the session cookie, no token
         ada, bob = (
             anonymous.get(f"/api/players/{name}").json()["ratings"]["quarto"] for name in ("ada", "bob")

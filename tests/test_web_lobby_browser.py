@@ -59,6 +59,29 @@ def sign_up(page: Page, name: str) -> None:
     expect(page.locator("#account")).to_contain_text(name)
 
 
+def two_players(
+    browser: Browser, host: dict[str, int], guest: dict[str, int]
+) -> tuple[Page, Page, list[str]]:
+    """Two browsers of their own (their own cookies) with these viewports, and the script
+    errors of their pages."""
+    pages = browser.new_context(viewport=host).new_page(), browser.new_context(viewport=guest).new_page()
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return pages[0], pages[1], errors
+
+
+def post_rated_quarto(page: Page, clock: str | None = None) -> None:
+    """Post a rated Quarto challenge from the lobby, sitting first (with a time control's label)."""
+    page.click("label[for=game-quarto]")
+    if clock:
+        page.select_option("#clock", label=clock)
+    page.select_option("#your-seat", label="Player 1")
+    page.check("#rated")
+    page.click("#post")
+    expect(page.locator("#challenges [data-challenge]")).to_contain_text("your challenge")
+
+
 def play_one_move(page: Page) -> None:
     """Click highlighted targets until the page's player has made one move."""
     wait_for_turn(page)
@@ -78,26 +101,17 @@ def play_one_move(page: Page) -> None:
 def test_meet_in_the_lobby_play_on_the_clock_until_a_flag_falls_rematch_and_analyse(
     browser: Browser, base_url: str
 ) -> None:
-    host = browser.new_context(viewport=DESKTOP).new_page()
-    guest = browser.new_context(viewport=PHONE).new_page()
-    errors: list[str] = []
-    for page in (host, guest):
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    host, guest, errors = two_players(browser, DESKTOP, PHONE)
 
     host.goto(f"{base_url}/")
     sign_up(host, "hostess")
     host.click("nav.site a[href='/lobby']")
-    host.click("label[for=game-quarto]")
-    host.select_option("#clock", label="3+2")
-    host.select_option("#your-seat", label="Player 1")
-    host.check("#rated")
-    host.click("#post")
-    expect(host.locator("#challenges [data-challenge]")).to_contain_text("your challenge")
+    post_rated_quarto(host, "3+2")
 
     guest.goto(f"{base_url}/lobby")
     sign_up(guest, "gwen")
     offer = guest.locator("#challenges [data-challenge]")
-    expect(offer).to_contain_text("hostess · Quarto · 3+2 · Rated")
+    expect(offer).to_contain_text("hostess (1500?) · Quarto · 3+2 · Rated")  # a provisional rating
     picture(host, "lobby")
     picture(guest, "lobby-phone", full_page=True)
     offer.locator("button", has_text="Accept").click()
@@ -116,7 +130,7 @@ def test_meet_in_the_lobby_play_on_the_clock_until_a_flag_falls_rematch_and_anal
     expect(guest.locator("#status")).to_have_text(
         re.compile(r"Game over: .* won \(time ran out\)\."), timeout=60_000
     )
-    expect(host.locator("#status")).to_have_text("Game over: you won (time ran out).", timeout=20_000)
+    expect(host.locator("#status")).to_contain_text("Game over: you won (time ran out).", timeout=20_000)
     expect(host.locator('#players .clock[data-seat="1"]')).to_have_text("0:00")
     picture(host, "clock")
     finished = host.url
@@ -124,6 +138,12 @@ def test_meet_in_the_lobby_play_on_the_clock_until_a_flag_falls_rematch_and_anal
     for name, (after,) in zip(("hostess", "gwen"), expected):
         rating = host.request.get(f"{base_url}/api/players/{name}").json()["ratings"]["quarto"]
         assert rating["games"] == 1 and rating["rating"] == round(after.mu)
+    changes = [round(after.mu - model().rating().mu) for (after,) in expected]
+    shown = host.locator("#players .rating-change")
+    expect(shown).to_have_text([f"+{changes[0]}", f"\u2212{-changes[1]}"])  # both players' changes
+    expect(host.locator("#status")).to_contain_text(
+        f"Your rating: {round(expected[0][0].mu)} (+{changes[0]})."
+    )
 
     host.click("#rematch")
     expect(host.locator("#you")).to_have_text("You play second.")

@@ -15,7 +15,12 @@ from bordspel.core import MAX_MOVE_TEXT, BordspelError, Outcome
 from bordspel.web.seats import HUMAN
 from bordspel.web.store import Conflict, Forbidden, StoredGame
 
+ABORTED = "aborted"
+"""The termination of a game that ended before every seat had moved (``StoredGame.aborted``)."""
+
 __all__ = [
+    "ABORTED",
+    "abort",
     "ai_move",
     "answer_takeback",
     "check_hint",
@@ -148,6 +153,17 @@ def resign(stored: StoredGame, seat: int | None) -> None:
     stored.takeback = None
 
 
+def abort(stored: StoredGame, seat: int | None) -> None:
+    """The caller calls the game off before every seat has moved: nobody wins, nothing is rated
+    (a resignation then does the same; afterwards only a resignation ends the game)."""
+    person = _person(stored, seat)
+    _ongoing(stored)
+    if stored.everyone_moved():
+        raise Conflict("every side has moved: the game can no longer be aborted (resign instead)")
+    stored.resigned = person
+    stored.takeback = None
+
+
 def settle_flag(stored: StoredGame, seat: int | None) -> None:
     """Record that the running seat's flag fell (by anyone: the server's own task settles flags)."""
     if stored.flagged is not None or stored.flag_down() is None:
@@ -158,7 +174,10 @@ def settle_flag(stored: StoredGame, seat: int | None) -> None:
 
 def outcome(stored: StoredGame) -> Outcome | None:
     """The end of the game: the engine's, a resignation's or a flag's. Whoever resigns or runs
-    out of time loses, with their team; every other seat wins (with three players too)."""
+    out of time loses, with their team; every other seat wins (with three players too). A game
+    that ended so before every seat had moved is aborted: nobody wins."""
+    if stored.aborted():
+        return Outcome(frozenset(), ABORTED, len(stored.seats))
     if stored.resigned is not None:
         return _lost_by(stored, stored.resigned, "resignation")
     flagged = stored.flag_down()

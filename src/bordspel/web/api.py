@@ -13,7 +13,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +27,13 @@ from bordspel.web import actions
 from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secret
 from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
-from bordspel.web.events import Changes, StreamSlots, version_stream
+from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
 from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
+from bordspel.web.notices import NoticeReader, notice_keys
 from bordspel.web.options import start_state
 from bordspel.web.profiles import keep_results
+from bordspel.web.ratings import challenge_ratings, rating_view
 from bordspel.web.seats import HUMAN, bearer_token, budgeted_spec, check_seats
 from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, StoredGame, TooMany
 from bordspel.web.supervise import Supervisor
@@ -235,6 +237,8 @@ class Api:
 
     async def _view(self, stored: StoredGame, status_code: int = 200, **extra: Any) -> JSONResponse:
         view = await run_in_threadpool(game_view, stored)
+        if stored.rated:
+            view.update(await run_in_threadpool(rating_view, self.store, stored))
         return JSONResponse({**view, "ai_time": self.settings.ai_time, **extra}, status_code=status_code)
 
     async def _change(
@@ -302,6 +306,9 @@ class Api:
                 await run_in_threadpool(self.store.change, key, version, None, actions.settle_flag)
             except (Conflict, NotFound):
                 continue  # another process settled it, or a move landed in time
+            except BordspelError as error:  # this game cannot be read (its game's plugin is gone)
+                LOG.warning("settling the flag of game %s: %s", key, error)
+                continue
             self.changes.notify(key)
             settled += 1
         return settled
@@ -325,6 +332,11 @@ class Api:
     async def resign(self, request: Request) -> Response:
         """``POST /api/games/{id}/resign``: the token's seat resigns."""
         return await self._change(request, await read_json(request), actions.resign)
+
+    async def abort(self, request: Request) -> Response:
+        """``POST /api/games/{id}/abort``: the caller's seat calls the game off before every seat
+        has moved (409 afterwards): unrated, nobody wins."""
+        return await self._change(request, await read_json(request), actions.abort)
 
     async def takeback(self, request: Request) -> Response:
         """``POST /api/games/{id}/takeback``: accept, decline or withdraw a takeback request."""
@@ -422,6 +434,23 @@ class Api:
         await run_in_threadpool(self.store.version, key)  # NotFound before the stream starts
         return self._stream(request, key, lambda: self.store.version(key))
 
+    async def notices(self, request: Request) -> Response:
+        """``GET /api/notices``: a stream of the logged-in account's games (Server-Sent Events,
+        ``bordspel.web.notices``): 403 without a session."""
+        account = await self._account_id(request)
+        if account is None:
+            raise Forbidden("notices are for accounts: sign up or log in")
+        reader = NoticeReader(self.store, account)
+
+        async def read() -> dict[str, Any]:
+            return await run_in_threadpool(reader.snapshot)
+
+        settings = self.settings
+        stream = snapshot_stream(
+            read, notice_keys, self.changes, settings.events_lifetime, settings.events_poll
+        )
+        return self._streaming(request, stream)
+
     async def lobby_events(self, request: Request) -> Response:
         """``GET /api/lobby/events``: a stream of the lobby's versions (Server-Sent Events)."""
         return self._stream(request, LOBBY, self.lobby.version)
@@ -430,9 +459,14 @@ class Api:
         async def version() -> int:
             return await run_in_threadpool(read)
 
-        settings, client = self.settings, request.client.host if request.client else ""
-        self.streams.take(client)
+        settings = self.settings
         stream = version_stream(key, version, self.changes, settings.events_lifetime, settings.events_poll)
+        return self._streaming(request, stream)
+
+    def _streaming(self, request: Request, stream: AsyncIterator[str]) -> Response:
+        """``stream`` as Server-Sent Events, counted against the open streams' limits."""
+        client = request.client.host if request.client else ""
+        self.streams.take(client)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(
             self.streams.held(client, stream), media_type="text/event-stream", headers=headers
@@ -512,8 +546,10 @@ class Api:
     async def show_lobby(self, request: Request) -> Response:
         """``GET /api/lobby``: the open ``challenges`` and the ``games`` in progress to watch."""
         challenges, games = await run_in_threadpool(self.lobby.listing)
+        ratings = await run_in_threadpool(challenge_ratings, self.store, challenges)
         now = time.time()
-        return JSONResponse({"challenges": [found.view(now) for found in challenges], "games": games})
+        listed = [{**found.view(now), "ratings": ratings.get(found.id)} for found in challenges]
+        return JSONResponse({"challenges": listed, "games": games})
 
     def _seated(self, seated: Seated) -> dict[str, Any]:
         game = seated.game

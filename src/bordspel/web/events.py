@@ -15,12 +15,13 @@ import json
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
+from typing import Any
 
 from bordspel.web.db import Busy
 from bordspel.web.metrics import OPEN_STREAMS
 
-__all__ = ["Changes", "StreamSlots", "version_stream"]
+__all__ = ["Changes", "StreamSlots", "snapshot_stream", "version_stream"]
 
 RECONNECT_MS = 1000
 CLOSING_RECONNECT_MS = 2000
@@ -33,6 +34,8 @@ class Changes:
     def __init__(self) -> None:
         self._events: dict[str, asyncio.Event] = {}
         self._watchers: Counter[str] = Counter()
+        self._groups: dict[str, set[asyncio.Event]] = {}
+        """Per key, the events of streams that wait for a change of any of several keys."""
         self.closed = False
 
     def event(self, game_id: str) -> asyncio.Event:
@@ -47,17 +50,42 @@ class Changes:
         self.closed = True
         for event in self._events.values():
             event.set()
+        for group in self._groups.values():
+            for event in group:
+                event.set()
 
     def notify(self, game_id: str) -> None:
         """Wake everyone waiting for a change of ``game_id``."""
         event = self._events.pop(game_id, None)
         if event is not None:
             event.set()
+        for waiting in self._groups.pop(game_id, ()):
+            waiting.set()
 
     def notify_all(self) -> None:
         """Wake every stream (after a listener missed what happened while it reconnected)."""
-        for game_id in list(self._events):
+        for game_id in {*self._events, *self._groups}:
             self.notify(game_id)
+
+    @contextmanager
+    def any_of(self, keys: frozenset[str]) -> Iterator[asyncio.Event]:
+        """An event that the next change of any of ``keys`` sets, while the block runs (and the
+        keys counted as watched, so that other processes' changes of them are heard too)."""
+        event = asyncio.Event()
+        if self.closed:
+            event.set()
+        with ExitStack() as stack:
+            for key in keys:
+                stack.enter_context(self.watching(key))
+                self._groups.setdefault(key, set()).add(event)
+            try:
+                yield event
+            finally:
+                for key in keys:
+                    group = self._groups.get(key, set())
+                    group.discard(event)
+                    if not group:
+                        self._groups.pop(key, None)
 
     @contextmanager
     def watching(self, game_id: str) -> Iterator[None]:
@@ -111,6 +139,15 @@ class StreamSlots:
             self.give_back(client)
 
 
+CLOSING = f"retry: {CLOSING_RECONNECT_MS}\nevent: closing\ndata: {{}}\n\n"
+"""The last message of a stream ended by a shutdown."""
+
+
+def _told(event: str, current: object, last: object) -> str:
+    """SSE text: ``event`` with ``current`` when it differs from ``last``, else a heartbeat."""
+    return f"event: {event}\ndata: {json.dumps(current)}\n\n" if current != last else ": still here\n\n"
+
+
 async def version_stream(
     game_id: str, version: Callable[[], Awaitable[int]], changes: Changes, lifetime: float, poll: float
 ) -> AsyncIterator[str]:
@@ -121,13 +158,38 @@ async def version_stream(
         while time.monotonic() < end:
             changed = changes.event(game_id)
             if changes.closed:
-                yield f"retry: {CLOSING_RECONNECT_MS}\nevent: closing\ndata: {{}}\n\n"
+                yield CLOSING
                 return
             current = await version()
-            if current != last:
-                yield f"event: version\ndata: {json.dumps({'version': current})}\n\n"
-                last = current
-            else:
-                yield ": still here\n\n"
+            yield _told("version", {"version": current}, {"version": last})
+            last = current
+            with suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(poll, max(0.0, end - time.monotonic())))
+
+
+async def snapshot_stream(
+    read: Callable[[], Awaitable[dict[str, Any]]],
+    keys: Callable[[dict[str, Any]], frozenset[str]],
+    changes: Changes,
+    lifetime: float,
+    poll: float,
+) -> AsyncIterator[str]:
+    """SSE text: ``event: snapshot`` with what ``read`` gives whenever it differs from the last
+    one sent; read again when any of the ``keys`` of the last snapshot changes, or after ``poll``
+    seconds (a key that is not known yet: a new game)."""
+    yield f"retry: {RECONNECT_MS}\n\n"
+    end, last = time.monotonic() + lifetime, None
+    watched: frozenset[str] = frozenset()
+    while time.monotonic() < end:
+        with changes.any_of(watched) as changed:
+            if changes.closed:
+                yield CLOSING
+                return
+            current = await read()
+            yield _told("snapshot", current, last)
+            last = current
+            if keys(current) != watched:
+                watched = keys(current)
+                continue  # listen to the new keys before waiting
             with suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(poll, max(0.0, end - time.monotonic())))

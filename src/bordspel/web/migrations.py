@@ -164,6 +164,12 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     (  # 6: the account that took each seat at a challenge (a rated challenge's seats are accounts')
         "ALTER TABLE challenge_seats ADD COLUMN account_id TEXT REFERENCES accounts(id)",
     ),
+    (  # 7: aborted games (ended before every seat moved: unrated), when each game ended (for
+        # the notices, bordspel.web.notices), each rated game's rating change
+        "ALTER TABLE games ADD COLUMN aborted INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN ended {float}",
+        "ALTER TABLE rating_changes ADD COLUMN delta {float}",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

@@ -8,6 +8,7 @@ needs no replay. The list is the latest ``GAMES_SHOWN`` games.
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -17,17 +18,19 @@ from bordspel.web.db import Connection
 from bordspel.web.ratings import Rating, update_ratings
 from bordspel.web.store import GameStore, StoredGame
 
-__all__ = ["GAMES_SHOWN", "keep_results", "player_view", "record_winners"]
+__all__ = ["GAMES_SHOWN", "keep_results", "player_view", "record_winners", "result_of"]
 
 GAMES_SHOWN = 200
 
 
 def record_winners(db: Connection, stored: StoredGame) -> None:
-    """Keep the winning seats of a game that just ended (``GameStore.on_end``)."""
+    """Keep the winning seats of a game that just ended (``GameStore.on_end``), whether it was
+    aborted, and when it ended."""
     ended = outcome(stored)
     if ended is not None:
         db.execute(
-            "UPDATE games SET winners = ? WHERE id = ?", (json.dumps(sorted(ended.winners)), stored.id)
+            "UPDATE games SET winners = ?, aborted = ?, ended = ? WHERE id = ?",
+            (json.dumps(sorted(ended.winners)), int(stored.aborted()), time.time(), stored.id),
         )
 
 
@@ -59,14 +62,15 @@ def _ratings(db: Connection, account: Account) -> dict[str, Any]:
 
 def _games(db: Connection, account: Account) -> list[dict[str, Any]]:
     query = (
-        "SELECT games.id, games.game, games.created, games.rated, games.seats, games.winners, seats.seat "
+        "SELECT games.id, games.game, games.created, games.rated, games.seats, games.winners, games.aborted,"
+        " seats.seat "
         "FROM seats JOIN games ON games.id = seats.game_id WHERE seats.account_id = ? "
         "ORDER BY games.created DESC LIMIT ?"
     )
     rows = db.execute(query, (account.id, GAMES_SHOWN)).fetchall()
     players = _players(db, [row[0] for row in rows])
     games: dict[str, dict[str, Any]] = {}
-    for game_id, game, created, rated, seats, winners, seat in rows:
+    for game_id, game, created, rated, seats, winners, aborted, seat in rows:
         if game_id in games:  # one account in several seats (a game at one keyboard)
             continue
         won = None if winners is None else json.loads(winners)
@@ -78,12 +82,13 @@ def _games(db: Connection, account: Account) -> list[dict[str, Any]]:
             "seats": json.loads(seats),
             "players": players[game_id],
             "you": seat,
-            "result": _result(won, seat),
+            "result": "aborted" if aborted else result_of(won, seat),
         }
     return list(games.values())
 
 
-def _result(winners: list[int] | None, seat: int) -> str:
+def result_of(winners: list[int] | None, seat: int) -> str:
+    """``win``, ``loss``, ``draw`` or ``ongoing`` (no ``winners`` yet) for the player in ``seat``."""
     if winners is None:
         return "ongoing"
     if not winners:

@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from bordspel.core import Part, State, game_part
+from bordspel.core import BordspelError, Part, State, game_part
 from bordspel.web.actions import outcome, team
 from bordspel.web.db import Connection
-from bordspel.web.store import StoredGame
+from bordspel.web.lobby import Challenge
+from bordspel.web.options import start_state
+from bordspel.web.store import GameStore, StoredGame
 
 __all__ = [
     "COMPUTER_RATINGS_PART",
@@ -30,9 +32,11 @@ __all__ = [
     "RATING_POOL_PART",
     "SIGMA",
     "Rating",
+    "challenge_ratings",
     "computer_ratings",
     "model",
     "pool_of",
+    "rating_view",
     "update_ratings",
 ]
 
@@ -74,6 +78,10 @@ class Rating:
             "provisional": self.sigma > PROVISIONAL,
         }
 
+    def shown(self) -> dict[str, Any]:
+        """As a game and the lobby show it next to a name: ``rating`` and ``provisional``."""
+        return {"rating": round(self.mu), "provisional": self.sigma > PROVISIONAL}
+
 
 @cache
 def model() -> Any:
@@ -112,9 +120,10 @@ def _teams(stored: StoredGame) -> list[list[int]]:
 
 def update_ratings(db: Connection, stored: StoredGame) -> None:
     """The ratings after a rated game that just ended (``GameStore.on_end``): winners rank
-    first, everyone else shares second, a draw ranks all first. Once per game id."""
+    first, everyone else shares second, a draw ranks all first; an aborted game changes nothing.
+    Once per game id."""
     ended = outcome(stored)
-    if not stored.rated or ended is None:
+    if not stored.rated or ended is None or stored.aborted():
         return
     if db.execute("SELECT 1 FROM rating_changes WHERE game_id = ?", (stored.id,)).fetchone():
         return
@@ -133,10 +142,62 @@ def update_ratings(db: Connection, stored: StoredGame) -> None:
         for seat, old, new in zip(group, old_group, new_group):
             _store(db, accounts[seat], pool, Rating(new.mu, new.sigma, old.games + 1))
             db.execute(
-                "INSERT INTO rating_changes (game_id, account_id, pool, mu, sigma, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (stored.id, accounts[seat], pool, new.mu, new.sigma, now),
+                "INSERT INTO rating_changes (game_id, account_id, pool, mu, sigma, created, delta) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (stored.id, accounts[seat], pool, new.mu, new.sigma, now, new.mu - old.mu),
             )
+
+
+def rating_view(store: GameStore, stored: StoredGame) -> dict[str, Any]:
+    """A rated game's ``ratings`` (per seat: its account's ``rating`` in the game's pool now and
+    whether it is ``provisional``) and ``rating_changes`` (per seat: the rounded change this game
+    made, or None for all while it goes on or when it was aborted)."""
+    pool = pool_of(stored.game.states[0])
+    with store.db.transaction(write=False) as db:
+        query = "SELECT account_id FROM seats WHERE game_id = ? ORDER BY seat"
+        accounts = [account for (account,) in db.execute(query, (stored.id,)).fetchall()]
+        ratings = [_rating(db, account, pool) for account in accounts]
+        query = "SELECT account_id, delta FROM rating_changes WHERE game_id = ?"
+        deltas = dict(db.execute(query, (stored.id,)).fetchall())
+    return {
+        "ratings": [rating.shown() for rating in ratings],
+        "rating_changes": [_rounded(deltas.get(account)) for account in accounts] if deltas else None,
+    }
+
+
+def challenge_ratings(
+    store: GameStore, challenges: list[Challenge]
+) -> dict[str, list[dict[str, Any] | None]]:
+    """Per rated challenge, the rating of each player seated at it in the challenge's pool
+    (None: a player without an account)."""
+    pools = {found.id: pool for found in challenges if found.rated and (pool := _pool(found))}
+    with store.db.transaction(write=False) as db:
+        return {
+            found.id: [_shown(db, name, pools[found.id]) for name in found.players]
+            for found in challenges
+            if found.id in pools
+        }
+
+
+def _shown(db: Connection, username: str | None, pool: str) -> dict[str, Any] | None:
+    return None if username is None else _rating_of(db, username, pool).shown()
+
+
+def _pool(challenge: Challenge) -> str | None:
+    """The challenge's pool (None for a game this server no longer has)."""
+    try:
+        return pool_of(start_state(challenge.game, challenge.options))
+    except BordspelError:
+        return None
+
+
+def _rating_of(db: Connection, username: str, pool: str) -> Rating:
+    row = db.execute("SELECT id FROM accounts WHERE username = ?", (username,)).fetchone()
+    return Rating() if row is None else _rating(db, str(row[0]), pool)
+
+
+def _rounded(delta: float | None) -> int | None:
+    return None if delta is None else round(delta)
 
 
 def _store(db: Connection, account: str, pool: str, rating: Rating) -> None:

@@ -155,6 +155,17 @@ class StoredGame:
         flag that is due but not settled yet ends the game with the change that settles it)."""
         return self.resigned is not None or self.flagged is not None or self.game.state.is_over()
 
+    def aborted(self) -> bool:
+        """Whether the game ended by a resignation (an abort) or a flag fall before every seat
+        had made its first move: nobody played it, so nobody wins and it is not rated."""
+        early = not self.everyone_moved() and not self.game.state.is_over()
+        return early and (self.resigned is not None or self.flag_down() is not None)
+
+    def everyone_moved(self) -> bool:
+        """Whether every seat has made a move (from then on the game can no longer be aborted)."""
+        movers = {state.to_move for state in self.game.states[:-1]}
+        return len(movers) == len(self.seats)
+
     def flag_down(self) -> int | None:
         """The seat whose time ran out (settled, or due at ``loaded``), if any."""
         if self.flagged is not None:

@@ -22,7 +22,7 @@ from bordspel.core import (
     game_spec,
 )
 from bordspel.guide import guide_of, move_parts
-from bordspel.web.actions import outcome
+from bordspel.web.actions import ABORTED, outcome
 from bordspel.web.ratings import computer_ratings
 from bordspel.web.seats import HUMAN, seat_choices
 from bordspel.web.store import NotFound, StoredGame
@@ -30,6 +30,7 @@ from bordspel.web.store import NotFound, StoredGame
 __all__ = [
     "BadPosition",
     "board_view",
+    "game_titles",
     "game_view",
     "meta",
     "position_view",
@@ -80,6 +81,9 @@ def game_view(stored: StoredGame) -> dict[str, Any]:
         "takeback": stored.takeback,
         "players": stored.players,
         "rated": stored.rated,
+        "abortable": not stored.is_over() and not stored.everyone_moved(),
+        "ratings": None,
+        "rating_changes": None,
         "rematch": stored.rematch,
         "clock": None if stored.clock is None else stored.clock.view(stored.loaded),
     }
@@ -94,7 +98,7 @@ def _board(state: State, ended: Outcome | None, picture: str) -> dict[str, Any]:
         "to_move": state.to_move,
         "position": state.to_str(),
         "legal": [] if ended else _legal(state),
-        "title": _titles(state.name),
+        "title": game_titles(state.name),
         "rules": guide.rules is not None,
         "prompts": guide.prompts(state),
         "seat_colours": guide.seat_colours(state),
@@ -156,7 +160,7 @@ def rules_view(game: str) -> dict[str, Any]:
     return _rules(game)
 
 
-def _titles(game: str) -> dict[str, str]:
+def game_titles(game: str) -> dict[str, str]:
     """The game's name in each language."""
     rules = guide_of(game).rules
     if rules is None:
@@ -172,13 +176,15 @@ def _rules(game: str) -> dict[str, Any]:
 
 
 def _outcome_view(ended: Outcome) -> dict[str, Any]:
-    return {"winners": sorted(ended.winners), "termination": ended.termination, "result": ended.result_str()}
+    result = "*" if ended.termination == ABORTED else ended.result_str()
+    return {"winners": sorted(ended.winners), "termination": ended.termination, "result": result}
 
 
 def record_text(stored: StoredGame) -> str:
     """The game record with who sat where (``SeatN``: ``human`` or the computer's level; ``PlayerN``:
     the account's name), whether it was rated, its time control and any resignation or flag fall
-    (the result then is the game's, with its ``Termination``); readable by ``Game.from_record``."""
+    (the result then is the game's, with its ``Termination``; an aborted game's is ``*`` with
+    ``Termination "aborted"``); readable by ``Game.from_record``."""
     tags = {f"Seat{i + 1}": spec for i, spec in enumerate(stored.seats)}
     tags.update({f"Player{i + 1}": name for i, name in enumerate(stored.players) if name is not None})
     if stored.rated:
@@ -187,7 +193,9 @@ def record_text(stored: StoredGame) -> str:
         tags["TimeControl"] = stored.clock.control.label()
     loser = stored.resigned if stored.resigned is not None else stored.flag_down()
     ended = outcome(stored)
-    if loser is not None and ended is not None:
+    if stored.aborted():
+        tags["Termination"] = ABORTED  # the result stays "*": nobody won
+    elif loser is not None and ended is not None:
         tags["Resigned" if ended.termination == "resignation" else "Flagged"] = str(loser + 1)
         stored.game.ending = ended
     stored.game.tags.update(tags)
@@ -221,7 +229,7 @@ def meta() -> dict[str, Any]:
         params = inspect.signature(cls.initial).parameters
         options = {key: params[key].default for key in limits if _offered(params[key].default, limits[key])}
         games[name] = {
-            "title": _titles(name),
+            "title": game_titles(name),
             "rules": guide_of(name).rules is not None,
             "options": options,
             "option_words": guide_of(name).option_words(),

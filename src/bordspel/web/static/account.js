@@ -17,7 +17,7 @@
       claimed_one: "The game played in this browser is now on your profile.",
       ratings: "Ratings", no_ratings: "No rated games yet.", rating_games: "{n} rated games", rating_games_one: "{n} rated game",
       provisional: "provisional", games_heading: "Games", all_games: "All games", all_results: "All results",
-      played_win: "won", played_loss: "lost", played_draw: "draw", played_ongoing: "in progress",
+      played_win: "won", played_loss: "lost", played_draw: "draw", played_ongoing: "in progress", played_aborted: "aborted",
       no_games: "No games to show.", against: "against {names}", anonymous: "anonymous", rated: "rated",
       no_player: "There is no player with that name.", history: "Rating after each rated game",
       pool_small: "up to 5x5", pool_medium: "6x6 to 8x8", pool_large: "9x9 and larger", pool_2p: "2 players",
@@ -32,7 +32,7 @@
       claimed_one: "De partij uit deze browser staat nu op je profiel.",
       ratings: "Ratings", no_ratings: "Nog geen partijen met rating.", rating_games: "{n} partijen met rating", rating_games_one: "{n} partij met rating",
       provisional: "voorlopig", games_heading: "Partijen", all_games: "Alle spellen", all_results: "Alle uitslagen",
-      played_win: "gewonnen", played_loss: "verloren", played_draw: "gelijkspel", played_ongoing: "bezig",
+      played_win: "gewonnen", played_loss: "verloren", played_draw: "gelijkspel", played_ongoing: "bezig", played_aborted: "afgebroken",
       no_games: "Geen partijen om te tonen.", against: "tegen {names}", anonymous: "anoniem", rated: "met rating",
       no_player: "Er is geen speler met die naam.", history: "Rating na elke partij met rating",
       pool_small: "tot 5x5", pool_medium: "6x6 tot 8x8", pool_large: "9x9 en groter", pool_2p: "2 spelers",
@@ -209,7 +209,7 @@
       ...games.map((game) => element("option", { value: game, text: title(game) })));
     gameFilter.value = chosenGame;
     resultFilter.replaceChildren(element("option", { value: "", text: t("all_results") }),
-      ...["win", "loss", "draw", "ongoing"].map((result) => element("option", { value: result, text: t(`played_${result}`) })));
+      ...["win", "loss", "draw", "aborted", "ongoing"].map((result) => element("option", { value: result, text: t(`played_${result}`) })));
     resultFilter.value = chosenResult;
     const shown = profile.games.filter((game) => (!chosenGame || game.game === chosenGame) && (!chosenResult || game.result === chosenResult));
     $("#no-games").hidden = shown.length > 0;

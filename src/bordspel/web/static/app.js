@@ -27,6 +27,7 @@ const bordspel = (() => {
       waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
       won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
       resignation: "resignation", and: " and ", watching: "You are watching this game.",
+      your_rating: "Your rating: {rating} ({change}).", abort: "Abort", aborted: "Game aborted: nobody moved on both sides, so it counts for nobody's rating.",
       playing: "You are player {n}.", playing_1: "You play first.", playing_2: "You play second.",
       playing_3: "You play third.", playing_4: "You play fourth.", you_asked: "You asked to take back your move.",
       asks: "{name} asks to take back their move.", replaying: "Move {ply} of {plies}",
@@ -76,6 +77,7 @@ const bordspel = (() => {
       waiting: "Wachten op {name}", to_move: "{name} is aan zet", thinking: "{name} denkt na… {elapsed} s van {budget} s",
       won: "Afgelopen: {names} wint ({how}).", you_won: "Afgelopen: je hebt gewonnen ({how}).", draw: "Afgelopen: gelijkspel ({how}).",
       resignation: "opgegeven", and: " en ", watching: "Je kijkt naar dit spel.",
+      your_rating: "Je rating: {rating} ({change}).", abort: "Afbreken", aborted: "Spel afgebroken: niet iedereen heeft gezet, dus het telt voor niemands rating.",
       playing: "Jij bent speler {n}.", playing_1: "Jij begint.", playing_2: "Jij speelt als tweede.",
       playing_3: "Jij speelt als derde.", playing_4: "Jij speelt als vierde.", you_asked: "Je vroeg om je zet terug te nemen.",
       asks: "{name} vraagt om een zet terug te nemen.", replaying: "Zet {ply} van {plies}",
@@ -199,8 +201,13 @@ const bordspel = (() => {
         ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
     };
     labels();
-    showStoredGames(meta);
-    onLanguage.push(() => showStoredGames(meta));
+    let accountGames = [];
+    showStoredGames(meta, accountGames);
+    onLanguage.push(() => showStoredGames(meta, accountGames));
+    document.addEventListener("bordspel:games", (event) => {
+      accountGames = event.detail;
+      showStoredGames(meta, accountGames);
+    });
     const invited = storedGames().find((game) => game.id === new URLSearchParams(location.search).get("invite"));
     if (invited && invited.links) invite(invited);
     const asked = new URLSearchParams(location.search).get("game");
@@ -281,16 +288,27 @@ const bordspel = (() => {
     writeList(STORED_GAMES, [kept, ...games.filter((other) => other.id !== game.id)]);
   }
 
-  function showStoredGames(meta) {
+  // The games kept in this browser, after the logged-in account's games in progress that it
+  // does not keep (from the live channel, notices.js), each of those marked "Your turn" when so.
+  function showStoredGames(meta, accountGames) {
     const games = storedGames().filter((game) => meta.games[game.game]);
-    $("#your-games").hidden = !games.length;
-    $("#your-games-list").replaceChildren(...games.map((game) => {
+    const kept = new Set(games.map((game) => game.id));
+    const others = accountGames.filter((game) => !kept.has(game.id) && !game.over && meta.games[game.game]);
+    $("#your-games").hidden = !games.length && !others.length;
+    $("#your-games-list").replaceChildren(...others.map((game) => accountGame(meta, game)), ...games.map((game) => {
       const when = new Date(game.since).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
       const seat = game.you === null ? "" : ` · ${t("seat_n", { n: game.you + 1 })}`;
       const open = element("a", { href: game.link, class: "button", text: t("open_game") });
       const links = game.links ? [element("button", { type: "button", text: t("show_links"), onclick: () => invite(game) })] : [];
       return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)} · ${when}${seat}` }), open, ...links);
     }));
+  }
+
+  function accountGame(meta, game) {
+    const names = game.opponents.length ? ` · ${game.opponents.join(t("and"))}` : "";
+    const turn = game.your_move ? ` · ${t("your_move")}` : "";
+    const open = element("a", { href: `/games/${encodeURIComponent(game.id)}`, class: "button", text: t("open_game") });
+    return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)}${names}${turn}` }), open);
   }
 
   function invite(created) {
@@ -542,9 +560,12 @@ const bordspel = (() => {
     }
   }
 
+  // Before every side has moved the button aborts the game (one click, nothing is rated);
+  // afterwards it resigns, on a second click.
   function resign(page) {
     const button = $("#resign");
-    if (button.dataset.confirm) send(page, "resign", {});
+    if (page.view && page.view.abortable) send(page, "abort", {});
+    else if (button.dataset.confirm) send(page, "resign", {});
     else {
       button.dataset.confirm = "yes";
       button.textContent = t("really_resign");
@@ -721,11 +742,26 @@ const bordspel = (() => {
   // One line per seat, numbered by the list in the order of play: "2. ● Computer (hard)".
   function player(view, seat) {
     const item = element("li", { class: !view.outcome && seat === view.to_move ? "to-move" : "" },
-      swatchOf(view.seat_colours[seat]), playerName(view, seat), ...clockOf(view, seat));
+      swatchOf(view.seat_colours[seat]), playerName(view, seat), ...ratingOf(view, seat), ...clockOf(view, seat));
     const note = (view.seat_notes[language] || view.seat_notes.en)[seat];
     if (note) item.append(element("p", { class: "note", text: note }));
     return item;
   }
+
+  // A rated game's rating next to the name ("1512?" while provisional) and, once it is over,
+  // the change this game made ("+12", "-12").
+  function ratingOf(view, seat) {
+    const rating = view.ratings && view.ratings[seat];
+    if (!rating) return [];
+    const change = view.rating_changes && view.rating_changes[seat];
+    const shown = [element("span", { class: "rating", text: `${rating.rating}${rating.provisional ? "?" : ""}` })];
+    if (typeof change === "number") {
+      shown.push(element("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`, text: signed(change) }));
+    }
+    return shown;
+  }
+
+  const signed = (change) => `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change)}`;
 
   // A player with an account: their name links to their profile.
   function playerName(view, seat) {
@@ -763,12 +799,16 @@ const bordspel = (() => {
     if (page.replay !== null) {
       const key = page.replay ? "replay_status" : "replay_status_start";
       status.textContent = t(key, { ply: page.replay, plies: view.ply });
+    } else if (view.outcome && view.outcome.termination === "aborted") {
+      status.textContent = t("aborted");
     } else if (view.outcome) {
       const winners = view.outcome.winners;
       const how = ending(view);
       if (!winners.length) status.textContent = t("draw", { how });
       else if (winners.includes(view.you)) status.textContent = t("you_won", { how });
       else status.textContent = t("won", { names: winners.map((s) => seatName(view, s)).join(t("and")), how });
+      const mine = view.you !== null && view.rating_changes && view.ratings ? view.rating_changes[view.you] : null;
+      if (typeof mine === "number") status.textContent += ` ${t("your_rating", { rating: view.ratings[view.you].rating, change: signed(mine) })}`;
       if (rematchWaits(view)) status.textContent += ` ${t(view.rated ? "rated_rematch_offered" : "rematch_offered")}`;
     } else if (view.seats[view.to_move] !== "human") {
       startThinking(page);
@@ -844,9 +884,9 @@ const bordspel = (() => {
     $("#rematch").textContent = t(view.rematch ? "join_rematch" : "rematch");
     $("#rematch").classList.toggle("primary", Boolean(view.rematch));
     $("#new").href = `/?game=${encodeURIComponent(view.game)}`;
-    if (!$("#resign").dataset.confirm || view.outcome) {
+    if (!$("#resign").dataset.confirm || view.outcome || view.abortable) {
       delete $("#resign").dataset.confirm;
-      $("#resign").textContent = t("resign");
+      $("#resign").textContent = t(view.abortable ? "abort" : "resign");
     }
     const asked = view.takeback;
     $("#takeback").hidden = asked === null;
@@ -1278,7 +1318,11 @@ const bordspel = (() => {
       if (typeof value === "boolean") return value ? optionWord(meta, item.game, option) : null;
       return `${optionWord(meta, item.game, option)} ${value}`;
     }).filter(Boolean);
-    const names = (item.players || []).filter(Boolean);
+    const rated = (name, seat) => {
+      const rating = item.ratings && item.ratings[seat];
+      return rating ? `${name} (${rating.rating}${rating.provisional ? "?" : ""})` : name;
+    };
+    const names = (item.players || []).map(rated).filter(Boolean);
     return [...names, titleOf(meta, item.game), ...options, clockLabel(item.clock), t(item.rated ? "rated_game" : "casual")].join(" · ");
   }
 
