@@ -145,3 +145,12 @@ def test_the_command_resumes_into_its_data_folder(tmp_path: Path, capsys: pytest
     assert "--resume runs one process" in capsys.readouterr().err
     assert main(command) == 0  # everything read back from the folder
     assert "7 settled before" in capsys.readouterr().err
+
+
+def test_a_results_line_cut_short_by_a_kill_is_left_out(tmp_path: Path) -> None:
+    from bordspel.games.hermit.solve import Settled, read_results
+
+    whole = Settled(4, "Rb2U", True, 1234, 0.5).to_json()
+    path = tmp_path / "results.jsonl"
+    path.write_text(whole + "\n" + whole[:20])
+    assert list(read_results(path, 4)) == ["Rb2U"]

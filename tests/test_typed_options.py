@@ -106,3 +106,12 @@ def test_the_web_app_reads_options_with_the_same_parser() -> None:
         start_state("hermit", {"size": "17"})
     with pytest.raises(BordspelError, match="option 'players' is one of 2, 3, 4"):
         start_state("santorini", {"players": 5})
+
+
+def test_numpy_numbers_and_flags_are_read_as_python_s() -> None:
+    np = pytest.importorskip("numpy")
+    assert new_game("hermit", size=np.int64(4)).n == 4  # type: ignore[attr-defined]
+    assert new_game("quarto", advanced=np.bool_(True)).advanced is True  # type: ignore[attr-defined]
+    assert new_game("quarto", advanced=np.int8(0)).advanced is False  # type: ignore[attr-defined]
+    with pytest.raises(BadOption, match="option 'advanced' is true or false"):
+        new_game("quarto", advanced=np.float64(1.0))

@@ -12,10 +12,11 @@ import dataclasses
 import functools
 import importlib
 import importlib.util
+import numbers
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeGuard, runtime_checkable
 
 if TYPE_CHECKING:
     from typing_extensions import TypeVar  # the type checker's, for PEP 696 defaults
@@ -111,9 +112,9 @@ def option_bool(name: str, value: object) -> bool:
 
     The one place every entry point (Python, the adapters, the command line, the web app and the
     engine protocol) reads a flag, so that ``advanced="false"`` never means true."""
-    if isinstance(value, bool):
-        return value
-    if type(value) is int and value in (0, 1):
+    if isinstance(value, bool) or _is_numpy_bool(value):
+        return bool(value)
+    if _is_whole(value) and value in (0, 1):
         return bool(value)
     word = value.strip().lower() if isinstance(value, str) else ""
     if word not in BOOL_WORDS:
@@ -125,8 +126,8 @@ def option_int(name: str, value: object, low: int, high: int | None = None) -> i
     """A whole-number option: an int or its digits, from ``low`` to ``high``; else BadOption."""
     if isinstance(value, str) and _is_digits(value.strip().removeprefix("-")):
         value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and _within(value, low, high):
-        return value
+    if _is_whole(value) and _within(int(value), low, high):
+        return int(value)
     limit = f"of at least {low}" if high is None else f"from {low} to {high}"
     raise BadOption(f"option {name!r} is a whole number {limit}, not {_shown(value)}")
 
@@ -136,6 +137,16 @@ def option_seed(name: str, value: object) -> int | None:
     if value is None or value == "":
         return None
     return option_int(name, value, -(2**63))
+
+
+def _is_whole(value: object) -> TypeGuard[numbers.Integral]:
+    """An int or another whole number type (NumPy's, as RL code passes them), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and not _is_numpy_bool(value)
+
+
+def _is_numpy_bool(value: object) -> bool:
+    """NumPy's ``bool_`` (found without importing NumPy: the core has no dependencies)."""
+    return type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
 
 
 def _within(value: int, low: int, high: int | None) -> bool:

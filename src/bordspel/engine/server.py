@@ -245,7 +245,7 @@ class Search:
         self.finished = False
         """Set just before ``bestmove``: from then on the engine takes any command."""
         reader, writer = multiprocessing.Pipe(duplex=False)
-        self.process = multiprocessing.Process(
+        self.process = _SEARCH_CONTEXT.Process(
             target=_search, args=(player, state, limit, multipv, infinite, writer, os.getpid()), daemon=True
         )
         self.process.start()
@@ -301,6 +301,15 @@ def _search(
     except Exception as error:  # a bug in a player: the engine says so and lives on
         writer.send(f"the search failed: {type(error).__name__}: {error}")
     writer.send(None)
+
+
+_SEARCH_CONTEXT = (
+    multiprocessing.get_context("fork")
+    if "fork" in multiprocessing.get_all_start_methods()
+    else multiprocessing.get_context("spawn")
+)
+"""How the search process starts: as the engine's own child (not a fork server's, Python 3.14's
+default on Linux), so that it can watch the engine as its parent."""
 
 
 def _die_with_parent(parent: int) -> None:

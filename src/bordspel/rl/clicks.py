@@ -118,6 +118,8 @@ class ClickActions:
         self.index = {token: i for i, token in enumerate(self.tokens)}
         self.shape = self.codec.observe(start, 0).shape
         self.cols = self.shape[1]
+        if not start.is_over():
+            self.turn(start)  # a click outside the alphabet is refused now, not in an episode
 
     @property
     def num_actions(self) -> int:

@@ -74,8 +74,8 @@ class AccountApi:
         Everything that may refuse it is checked before the password is hashed."""
         data = await read_json(request)
         address = _address(request)
-        check = self.accounts.check_sign_up
-        name, password = await run_in_threadpool(check, data.get("username"), data.get("password"), address)
+        check = functools.partial(self.accounts.check_sign_up, data.get("username"), data.get("password"))
+        name, password = await self.signup_hashes.run(check, address)  # the strength check is costly too
         hashed = await self.signup_hashes.run(self.accounts.hasher.hash, password)
         account, session = await run_in_threadpool(self.accounts.add_account, name, hashed, address)
         return self._logged_in(request, account, session, 201)

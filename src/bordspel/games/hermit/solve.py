@@ -201,8 +201,21 @@ def read_results(path: Path, n: int) -> dict[str, Settled]:
     """The settled first moves of the n x n board in a results file (none if it is missing)."""
     if not path.exists():
         return {}
-    found = (Settled.from_json(line) for line in path.read_text().splitlines() if line.strip())
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    if lines and not line_is_json(lines[-1]):  # a run killed while it wrote its last line
+        print(f"{path}: its last line is cut short; the run goes on without it", file=sys.stderr)
+        lines.pop()
+    found = (Settled.from_json(line) for line in lines)
     return {settled.move: settled for settled in found if settled.n == n}
+
+
+def line_is_json(line: str) -> bool:
+    """Whether ``line`` reads as JSON (a last line cut short by a kill does not)."""
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 def solve_empty(

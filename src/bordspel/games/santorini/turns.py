@@ -161,9 +161,7 @@ SantoriniMove: TypeAlias = "Placement | Turn | GodTurn"
 def is_base_shape(actions: tuple[Action, ...]) -> bool:
     """Whether the actions are one move, or one move and one build: a Turn's, not a GodTurn's."""
     count = len(actions)
-    return (
-        0 < count <= 2 and actions[0].kind == "move" and (count == 1 or actions[1].kind == "build")
-    )
+    return 0 < count <= 2 and actions[0].kind == "move" and (count == 1 or actions[1].kind == "build")
 
 
 def actions_text(actions: tuple[Action, ...]) -> str:
