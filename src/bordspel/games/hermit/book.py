@@ -114,6 +114,7 @@ class Frontier:
             self.settled[tuple(moves)] = winner == "first"
 
     def add(self, moves: tuple[str, ...], first_wins: bool) -> None:
+        """A sub-problem settled: after ``moves``, whether the first player wins."""
         self.settled[moves] = first_wins
 
     def save(self) -> None:
@@ -139,21 +140,26 @@ class Store:
         self.book, self.cache = book, cache
 
     def get(self, key: bytes) -> bytes | None:
+        """The settled value of a position: the book's, else the cache's, else None."""
         found = self.book.known.get(key)
         if found is None and self.cache is not None:
             found = self.cache.get(key)
         return found
 
     def put(self, key: bytes, value: bytes, work: int = 0, depth: int = 0) -> None:
+        """A settled position: into the cache, and into the book when it is near the root or cost
+        at least the book's ``min_work`` positions."""
         if self.cache is not None:
             self.cache.put(key, value)
         if depth <= 2 or work >= self.book.min_work:
             self.book.add(key, value, work)
 
     def tick(self) -> None:
+        """Let the cache commit its pending writes when its interval has passed."""
         if self.cache is not None:
             self.cache.tick()
 
     def flush(self) -> None:
+        """Commit the cache's pending writes now."""
         if self.cache is not None:
             self.cache.flush()
