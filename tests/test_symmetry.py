@@ -99,14 +99,25 @@ def test_quarto_symmetries_include_the_board_permutations_and_the_piece_maps() -
 
 def test_santorini_symmetries_keep_gods_and_memos_and_list_each_colours_workers_in_order() -> None:
     state = SantoriniState.from_str(
-        "10000/02000/00300/00020/00000 workers=a1b2,e5d4 turn=1 players=2 gods=morpheus:2,selene"
+        "10000/02000/00300/00020/00000 workers=a1b2,e5d4 turn=1 players=2 gods=morpheus:2,pan"
     )
     assert state.symmetries() == 8
     assert state.transform(4).to_str() == (
-        "00001/00020/00300/02000/00000 workers=e1d2,b4a5 turn=1 players=2 gods=morpheus:2,selene"
+        "00001/00020/00300/02000/00000 workers=e1d2,b4a5 turn=1 players=2 gods=morpheus:2,pan"
     )
     assert state.transform(4) == SantoriniState.from_str(  # the same position, listed as it was
-        "00001/00020/00300/02000/00000 workers=e1d2,a5b4 turn=1 players=2 gods=morpheus:2,selene"
+        "00001/00020/00300/02000/00000 workers=e1d2,a5b4 turn=1 players=2 gods=morpheus:2,pan"
+    )
+
+
+def test_santorini_symmetries_keep_selene_s_female_worker_second() -> None:
+    state = SantoriniState.from_str(
+        "10000/02000/00300/00020/00000 workers=a1b2,e5d4 turn=1 players=2 gods=morpheus:2,selene"
+    )
+    image = state.transform(4)
+    assert image.to_str().split()[1] == "workers=e1d2,a5b4"
+    assert image != SantoriniState.from_str(
+        "00001/00020/00300/02000/00000 workers=e1d2,b4a5 turn=1 players=2 gods=morpheus:2,selene"
     )
 
 
