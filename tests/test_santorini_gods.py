@@ -348,14 +348,3 @@ def test_random_games_with_gods_end_for_a_named_reason() -> None:
     powers = {"Pan's power", "Chronus's power", "Eros's power"}
     assert reasons <= {"a worker climbed to level 3", "no legal turn", *powers}
 
-
-def test_selene_s_two_workers_are_not_alike() -> None:
-    """Her second worker is the female one: listing the pair the other way round is another position
-    (a colour's workers are alike otherwise)."""
-    board = "00000/00000/00000/00000/00000"
-    female_on_a4 = SantoriniState.from_str(f"{board} workers=c2a4,e5d1 turn=1 players=2 gods=selene,pan")
-    female_on_c2 = SantoriniState.from_str(f"{board} workers=a4c2,e5d1 turn=1 players=2 gods=selene,pan")
-    assert female_on_a4 != female_on_c2
-    assert turns(female_on_a4) != turns(female_on_c2)
-    plain = SantoriniState.from_str(f"{board} workers=c2a4,e5d1 turn=1 players=2 gods=apollo,pan")
-    assert plain == SantoriniState.from_str(f"{board} workers=a4c2,e5d1 turn=1 players=2 gods=apollo,pan")

@@ -323,7 +323,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
         return (
             self.players,
             self.levels,
-            _paired(self.workers, self.powers),
+            self.workers,
             self.turn,
             self.supply,
             self.out,
@@ -340,17 +340,13 @@ class SantoriniState(PicturedState[SantoriniMove]):
     # -- symmetries ----------------------------------------------------------------------
     def symmetries(self) -> int:
         """8: the symmetries of the square board (``bordspel.core.square_symmetries``). Every
-        god's power keeps them; gods and memos stay as they are. A colour's two workers are
-        alike (a position is the same whichever is listed first: ``==`` and ``hash`` say so),
-        unless Selene is in play (her second worker is the female one),
-        and an image lists them in square order, as a placement does, so that images of setup
-        moves agree and mirror-image games share their canonical form."""
+        god's power keeps them; workers keep their order, gods and memos stay as they are."""
         return 8
 
     def transform(self, symmetry: int) -> SantoriniState:
         perm = square_symmetries(SIZE)[self._check_symmetry(symmetry)]
         g1, g2, g3, domes = (permute_mask(mask, perm) for mask in self.levels)
-        workers = _paired(tuple(perm[cell] if cell >= 0 else cell for cell in self.workers), self.powers)
+        workers = tuple(perm[cell] if cell >= 0 else cell for cell in self.workers)
         return self._make(
             self.players,
             (g1, g2, g3, domes),
@@ -968,15 +964,6 @@ def _hashable(move: Any) -> bool:
     except TypeError:
         return False
     return True
-
-
-def _paired(workers: tuple[int, ...], powers: Powers | None) -> tuple[int, ...]:
-    """``workers`` with each colour's two listed in square order (the order of a placement), or
-    as they are when a power in play tells them apart (Selene's female worker)."""
-    if powers is not None and any(GODS[name].tells_workers_apart for name in powers.gods if name):
-        return workers
-    pairs = (sorted(workers[i : i + 2]) for i in range(0, len(workers), 2))
-    return tuple(cell for pair in pairs for cell in pair)
 
 
 @functools.lru_cache(maxsize=64)
