@@ -347,4 +347,3 @@ def test_random_games_with_gods_end_for_a_named_reason() -> None:
     assert {"a worker climbed to level 3", "no legal turn"} <= reasons
     powers = {"Pan's power", "Chronus's power", "Eros's power"}
     assert reasons <= {"a worker climbed to level 3", "no legal turn", *powers}
-
