@@ -70,7 +70,7 @@ def test_sign_up_claims_the_anonymous_game_and_the_profile_shows_it(
     browser: Browser, base_url: str, size: dict[str, int]
 ) -> None:
     page = browser.new_page(viewport=size)
-    name = f"player{size['width']}"
+    name = f"ada{size['width']}"
     page.goto(f"{base_url}/?game=hermit")
     page.fill("#options input[name=size]", "3")
     page.select_option("#seat-1", "easy")
