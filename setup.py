@@ -1,4 +1,5 @@
-"""Build the compiled hot paths (``src/bordspel/_native/*.pyx``) as C extensions.
+"""Build the compiled hot paths as C extensions: ``src/bordspel/_native/*.pyx``, and the
+pure-Python modules listed in :data:`COMPILED_TWINS`, compiled from their own source.
 
 Every extension is optional: where no C compiler is there, the build warns and the package
 falls back to the pure-Python reference modules (see ``bordspel._native``).
@@ -6,6 +7,8 @@ falls back to the pure-Python reference modules (see ``bordspel._native``).
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import sys
 from glob import glob
 from pathlib import Path
@@ -40,12 +43,30 @@ class OptionalBuildExt(build_ext):
         print(f"WARNING: {message}", file=sys.stderr)
 
 
+COMPILED_TWINS = {"santorini_gods": "src/bordspel/games/santorini/gods"}
+"""Compiled modules built from a pure-Python module (the rules' one statement), with the C types
+of its ``.pxd``: ``bordspel._native.<name>`` from ``<path>.py``."""
+
+
+def twin_source(name: str, path: str) -> str:
+    """A copy of ``path``'s ``.py`` and ``.pxd`` named ``name`` (Cython names the module after
+    its file), in the build folder; the copy ends with the SHA-256 of the source, by which
+    ``bordspel._native.twin`` knows the twin is up to date."""
+    folder = Path("build", "twins")
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path + ".pxd", folder / (name + ".pxd"))
+    source = Path(path + ".py").read_bytes()
+    digest = hashlib.sha256(source).hexdigest()
+    (folder / (name + ".py")).write_bytes(source + f'\nSOURCE_DIGEST = "{digest}"\n'.encode())
+    return str(folder / (name + ".py"))
+
+
 def extensions() -> list[Extension]:
-    """One extension per ``.pyx`` file; each is cythonized when it is built (see above)."""
-    return [
-        Extension(f"bordspel._native.{Path(source).stem}", [source], extra_compile_args=["-O3"])
-        for source in sorted(glob("src/bordspel/_native/*.pyx"))
-    ]
+    """One extension per ``.pyx`` file and per compiled twin; each is cythonized when it is built
+    (see above)."""
+    sources = [(Path(source).stem, source) for source in sorted(glob("src/bordspel/_native/*.pyx"))]
+    sources += [(name, twin_source(name, path)) for name, path in COMPILED_TWINS.items()]
+    return [Extension(f"bordspel._native.{name}", [src], extra_compile_args=["-O3"]) for name, src in sources]
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

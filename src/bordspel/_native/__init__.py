@@ -8,13 +8,16 @@ which answers ``None`` when it is missing or switched off.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import warnings
+from pathlib import Path
 from types import ModuleType
 
 from bordspel.core import available_games, game_spec
 
-__all__ = ["backend", "load", "modules"]
+__all__ = ["backend", "load", "modules", "source_digest", "twin"]
 
 
 def modules() -> list[str]:
@@ -46,3 +49,27 @@ def backend() -> str:
     if not loaded:
         return "pure"
     return f"mixed (compiled: {', '.join(loaded)})"
+
+
+def source_digest(path: str | Path) -> str:
+    """The SHA-256 of a source file: a compiled twin carries the one of the file it was built from."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def twin(name: str, reference: ModuleType) -> ModuleType:
+    """The compiled twin ``bordspel._native.<name>`` of the pure-Python module ``reference`` (the
+    same source compiled by ``pip install .``) when it is built from that source as it is now;
+    else ``reference`` itself (with a warning when the twin is out of date)."""
+    compiled = load(name)
+    if compiled is None or reference.__file__ is None:
+        return reference
+    if getattr(compiled, "SOURCE_DIGEST", None) != source_digest(reference.__file__):
+        warnings.warn(
+            f"bordspel._native.{name} was compiled from another version of {reference.__name__}, so the "
+            "pure-Python module is used; rebuild it with `pip install -e .` (or `python setup.py build_ext "
+            "--inplace`)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return reference
+    return compiled

@@ -12,11 +12,16 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
+from bordspel._native import twin
+from bordspel.games.santorini import gods as reference
 from bordspel.games.santorini.board import WIN_LEVEL, Levels, height
-from bordspel.games.santorini.gods import GODS, MORTAL, Chaos, Circe, Context, God, Line, chaos_card
+from bordspel.games.santorini.gods import God, Record, Walk
 from bordspel.games.santorini.turns import Action, Board, Supply, actions_of, turn_of
 
 __all__ = ["Position", "Powers", "Result", "canonical", "has_turn", "orders", "table"]
+
+gods: Any = twin("santorini_gods", reference)
+"""The gods' module that plays: ``gods.py`` compiled by ``pip install .``, else ``gods.py`` itself."""
 
 
 class Powers(NamedTuple):
@@ -61,86 +66,118 @@ class Result(NamedTuple):
 
 def base_god(state: Position, seat: int) -> God:
     powers = state.powers
-    return MORTAL if powers is None else GODS.get(powers.gods[seat], MORTAL)
+    god: God = gods.MORTAL if powers is None else gods.GODS.get(powers.gods[seat], gods.MORTAL)
+    return god
 
 
 def effective_gods(state: Position, memos: tuple[str, ...]) -> list[God]:
     """The power each seat plays with: Chaos's face-up card; Circe's taken power."""
-    gods = [base_god(state, seat) for seat in range(state.players)]
-    played = [GODS[chaos_card(memo)] if isinstance(god, Chaos) else god for god, memo in zip(gods, memos)]
-    for seat, god in enumerate(gods):
-        if isinstance(god, Circe) and memos[seat]:
+    bases = [base_god(state, seat) for seat in range(state.players)]
+    played = [_face_up(god, memo) for god, memo in zip(bases, memos)]
+    for seat, god in enumerate(bases):
+        if isinstance(god, gods.Circe) and memos[seat]:
             taken = [int(s) - 1 for s in memos[seat].split(".")]
             played[seat] = played[taken[0]]
             for other in taken:
-                played[other] = MORTAL
+                played[other] = gods.MORTAL
     return played
 
 
-def start(state: Position) -> tuple[Context, tuple[str, ...], list[God]]:
-    """The context of the turn to play, with the memos as the turn begins and the powers played."""
+def _face_up(god: God, memo: str) -> God:
+    """The power ``god`` plays with: Chaos's face-up card, else its own."""
+    played: God = gods.GODS[gods.chaos_card(memo)] if isinstance(god, gods.Chaos) else god
+    return played
+
+
+def start(state: Position) -> tuple[Walk, tuple[str, ...], list[God]]:
+    """The walk of the turn to play, with the memos as the turn begins and the powers played."""
     seat = state.turn
     memos = state.powers.memos if state.powers is not None else ("",) * state.players
     board = _board(state)
     base = base_god(state, seat)
-    if effective_gods(state, memos)[seat] is not MORTAL:  # a power taken by Circe does nothing
+    if effective_gods(state, memos)[seat] is not gods.MORTAL:  # a power taken by Circe does nothing
         changed = base.memo_at_start(memos[seat], board, seat, state.players)
         memos = memos[:seat] + (changed,) + memos[seat + 1 :]
     played = effective_gods(state, memos)
     god = played[seat]
     colours = state.colours
     rivals = [s for s in range(state.players) if s % colours != seat % colours and not state.out >> s & 1]
-    up = state.powers.up if state.powers is not None else 0
-    ctx = Context(
+    walk = gods.Walk(
+        board,
         colour=seat % colours,
         players=state.players,
-        god=god,
+        owner=god,
         rivals=tuple((played[s], s % colours) for s in rivals),
+        seats=tuple(rivals),
         memo=memos[seat] if god is base else "",
-        up=up,
-        rival_seats=tuple(rivals),
+        up=state.powers.up if state.powers is not None else 0,
     )
-    return ctx, memos, played
+    return walk, memos, played
 
 
 def _board(state: Position) -> Board:
     return Board(state.levels, state.workers, state.supply)
 
 
-def lines(state: Position) -> tuple[Context, tuple[str, ...], list[God], list[Line]]:
-    ctx, memos, played = start(state)
-    found = list(ctx.god.lines(ctx, _board(state)))
-    if any(god.forces_climb for god, _ in ctx.rivals) and any(line.moved_up for line in found):
-        found = [line for line in found if line.moved_up]  # Persephone: move up when possible
-    return ctx, memos, played, found
+def walked(state: Position) -> tuple[Walk, tuple[str, ...], list[God], list[Record]]:
+    """The turns of the player to move as the walk writes them (Persephone's rule applied),
+    with the walk, the memos as the turn begins and the powers played."""
+    walk, memos, played = start(state)
+    walk.owner.turn(walk)
+    found = walk.lines
+    if any(god.forces_climb for god, _ in walk.rivals) and any(line[7] for line in found):
+        found = [line for line in found if line[7]]  # Persephone: move up when possible
+    return walk, memos, played, found
 
 
 def has_turn(state: Position) -> bool:
     """Whether the player to move has a turn (stops at the first one found)."""
-    ctx, _, _ = start(state)
-    return next(iter(ctx.god.lines(ctx, _board(state))), None) is not None
+    return start(state)[0].any()
+
+
+class Turns(NamedTuple):
+    """The legal turns of a position with what they lead to, and what the other ways of playing
+    them are made of: every line's actions (as numbers) with the outcome it leads to."""
+
+    table: dict[Any, Result]
+    lines: list[tuple[tuple[int, ...], Any]]
+    kept: dict[Any, tuple[Any, tuple[int, ...]]]
+    """Each outcome's turn, with the actions of the line kept for it."""
 
 
 @functools.lru_cache(maxsize=2048)
-def _turns(state: Position) -> tuple[dict[Any, Result], dict[Any, Any]]:
-    """The legal turns with what they lead to, and every way of playing each (its actions in the
-    order of any line of the generator) with the turn it is."""
-    _, memos, played, found = lines(state)
-    result_of = _outcomes(state, memos, played)
-    results = [result_of(line) for line in found]
-    shortest: dict[Result, tuple[Action, ...]] = {}
-    for line, result in zip(found, results):
-        kept = shortest.get(result)
-        if kept is None or len(line.actions) < len(kept):
-            shortest[result] = line.actions
-    kept_turns = {result: turn_of(actions) for result, actions in shortest.items()}
-    turns = {turn: result for result, turn in kept_turns.items()}
+def _turns(state: Position) -> Turns:
+    """The legal turns with what they lead to: of the lines with one outcome, the one of fewest
+    actions (the first generated of those)."""
+    walk, memos, played, found = walked(state)
+    outcome = _outcomes(state, walk, memos, played)
+    lines = [(line[0], outcome(line)) for line in found]
+    shortest: dict[Any, tuple[int, ...]] = {}
+    for actions, key in lines:
+        kept = shortest.get(key)
+        if kept is None or len(actions) < len(kept):
+            shortest[key] = actions
+    table: dict[Any, Result] = {}
+    turns: dict[Any, tuple[Any, tuple[int, ...]]] = {}
+    for key, actions in shortest.items():
+        turn = turn_of(tuple([gods.ACTIONS[code] for code in actions]))
+        (g1, g2, g3, dome, workers, supply), after, up, winners = key
+        table[turn] = Result(walk.board(g1, g2, g3, dome, workers, supply), after, up, winners)
+        turns[key] = (turn, actions)
+    return Turns(table, lines, turns)
+
+
+@functools.lru_cache(maxsize=64)
+def _ways(state: Position) -> dict[Any, Any]:
+    """Every way of playing each legal turn (its actions in the order of any line of the
+    generator) with the turn it is."""
+    turns = _turns(state)
     ways: dict[Any, Any] = {}
-    for line, result in zip(found, results):
-        kept_turn = kept_turns[result]
-        way = kept_turn if line.actions is shortest[result] else turn_of(line.actions)
-        ways.setdefault(way, kept_turn)
-    return turns, ways
+    for actions, key in turns.lines:
+        turn, kept = turns.kept[key]
+        way = turn if actions is kept else turn_of(tuple([gods.ACTIONS[code] for code in actions]))
+        ways.setdefault(way, turn)
+    return ways
 
 
 def table(state: Position) -> dict[Any, Result]:
@@ -149,13 +186,13 @@ def table(state: Position) -> dict[Any, Result]:
     Turns that lead to the same position are one turn: the one of fewest actions is kept (the
     first generated of those), so Artemis's single move is not written as two moves.
     """
-    return _turns(state)[0]
+    return _turns(state).table
 
 
 def canonical(state: Position, move: Any) -> Any:
     """The legal turn that ``move`` plays when it is another way to the same position (Triton
     back on its square by way of b1 or of a1), else ``move`` itself."""
-    return _turns(state)[1].get(move, move)
+    return _ways(state).get(move, move)
 
 
 @functools.lru_cache(maxsize=64)
@@ -164,7 +201,7 @@ def orders(state: Position) -> dict[Any, tuple[tuple[Action, ...], ...]]:
     with the same kinds of action (Demeter's two builds either way round, Triton by way of
     another perimeter square)."""
     others: dict[Any, list[tuple[Action, ...]]] = {}
-    for way, move in _turns(state)[1].items():
+    for way, move in _ways(state).items():
         actions = actions_of(way)
         if _reordered(actions_of(move), actions):
             others.setdefault(move, []).append(actions)
@@ -176,8 +213,11 @@ def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
     return actions != kept and [a.kind for a in actions] == [a.kind for a in kept]
 
 
-def _outcomes(state: Position, memos: tuple[str, ...], played: list[God]) -> Callable[[Line], Result]:
-    """What each line of the turn leads to: the board, the memos, Athena's seats and the winners.
+def _outcomes(
+    state: Position, walk: Walk, memos: tuple[str, ...], played: list[God]
+) -> Callable[[Record], Any]:
+    """What each line of the turn leads to, as a key: the board (packed), the memos, Athena's
+    seats and the winners.
 
     What depends only on the position (the seats' gods, whose memos can change, the powers that
     win at the end of a turn) is worked out once for all the turn's lines.
@@ -188,31 +228,35 @@ def _outcomes(state: Position, memos: tuple[str, ...], played: list[God]) -> Cal
     changing = [
         (s, god, frozenset(names) - {names[s]}, s == seat and played[seat] is god)
         for s, god in enumerate(bases)
-        if type(god).memo_after is not God.memo_after
+        if type(god).memo_after is not gods.God.memo_after
     ]
     up = (state.powers.up if state.powers is not None else 0) & ~(1 << seat)
-    marks_climb = played[seat].forbids_climb(1)
+    climbed = up | 1 << seat if played[seat].forbids_climb(1) else up
     end_winners = [
         (other, god)
         for other, god in enumerate(played)
-        if not state.out >> other & 1 and type(god).wins_at_end is not God.wins_at_end
+        if not state.out >> other & 1 and type(god).wins_at_end is not gods.God.wins_at_end
     ]
+    team = state.team(seat)
 
-    def result(line: Line) -> Result:
+    def outcome(found: Record) -> Any:
         after = memos
         if changing:
+            line = walk.line(found)
             domes_built = line.board.levels[3] != state.levels[3]
             changed = list(memos)
             for s, god, others, own in changing:
                 changed[s] = god.memo_after(memos[s], line, own, domes_built, others)
             after = tuple(changed)
-        winners = state.team(seat) if line.won else None
-        for other, god in end_winners:
-            if winners is None and god.wins_at_end(line.board):
-                winners = state.team(other)
-        return Result(line.board, after, up | (1 << seat if marks_climb and line.moved_up else 0), winners)
+        winners = team if found[8] else None
+        if winners is None and end_winners:
+            board = walk.line(found).board
+            for other, god in end_winners:
+                if winners is None and god.wins_at_end(board):
+                    winners = state.team(other)
+        return found[1:7], after, climbed if found[7] else up, winners
 
-    return result
+    return outcome
 
 
 CLIMBED = "a worker climbed to level 3"
@@ -228,11 +272,11 @@ def end_reason(state: Position, winners: frozenset[int]) -> str:
         workers = state.workers[2 * colour : 2 * colour + 2]
         if any(cell >= 0 and height(state.levels, cell) == WIN_LEVEL for cell in workers):
             return CLIMBED
-        if type(played[state.turn]).wins_by_move is not God.wins_by_move:
+        if type(played[state.turn]).wins_by_move is not gods.God.wins_by_move:
             return power_ending(played[state.turn])
     for seat in sorted(winners):
         god = played[seat]
-        if type(god).wins_at_end is not God.wins_at_end and god.wins_at_end(_board(state)):
+        if type(god).wins_at_end is not gods.God.wins_at_end and god.wins_at_end(_board(state)):
             return power_ending(god)
     return NO_TURN
 
@@ -245,7 +289,7 @@ def power_ending(god: God) -> str:
 def why_illegal(state: Position, move: Any) -> str:
     """Which action of ``move`` no legal turn continues with, and what would be legal there."""
     wanted = actions_of(move)
-    known = [actions_of(turn) for turn in _turns(state)[1]]
+    known = [actions_of(turn) for turn in _ways(state)]
     done = 0
     while done < len(wanted) and any(k[: done + 1] == wanted[: done + 1] for k in known):
         done += 1

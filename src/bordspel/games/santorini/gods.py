@@ -1,12 +1,22 @@
+# cython: boundscheck=True, wraparound=True, annotation_typing=False
 """Santorini god powers: the turn generator and the thirty gods of the base game.
 
-:class:`God` is the generator: ``lines`` plays out every turn of the player to move as a
-:class:`Line` (its actions and the board after them) through hooks: ``before_move``, ``moves``,
-``step_targets``, ``wins_by_move``, ``builds`` and ``end_of_turn`` for the player's own power,
-and ``forbids_climb``, ``frozen``, ``charm``, ``unbuildable``, ``forces_climb`` and
-``blocks_win`` for the powers of its opponents. The base class is the game without a power;
-each god overrides what its card changes. Powers that outlive a turn keep a short text, the
-*memo* (Morpheus's pieces, Chaos's deck, whom Circe took a power from).
+A :class:`Walk` plays out every turn of the player to move on one mutable board: each choice
+of the turn (a worker, a step, a build, a power's extra action) is made on the board, the rest
+of the turn is played from there, and the choice is taken back. What comes after a choice is a
+stack of stages (the move, the builds, the end of the turn), so that a power can add its own
+stage between two others. A finished turn is written out as a :class:`Line` (its actions and
+the board after them).
+
+:class:`God` is the turn's shape through hooks: ``before_move``, ``moves``, ``step_targets``,
+``wins_by_move``, ``builds`` and ``end_of_turn`` for the player's own power, and
+``forbids_climb``, ``frozen``, ``charm``, ``unbuildable``, ``forces_climb`` and ``blocked_wins``
+for the powers of its opponents. The base class is the game without a power; each god
+overrides what its card changes. Powers that outlive a turn keep a short text, the *memo*
+(Morpheus's pieces, Chaos's deck, whom Circe took a power from).
+
+The module is plain Python, the reference; ``pip install .`` also compiles it with Cython
+(``gods.pxd`` gives the C types), so the same statement of each power runs as C.
 
 Where a card's text is ambiguous the official FAQ's reading is taken; the comments say so.
 """
@@ -15,38 +25,36 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from bordspel.core import iter_bits
-from bordspel.games.santorini.board import (
-    MAX_CLIMB,
-    NEIGHBOURS,
-    SIZE,
-    STEPS,
-    exact_level,
-    free_cells,
-    height,
-    is_winning_move,
-    move_targets,
-)
-from bordspel.games.santorini.turns import Action, Board
+from bordspel.games.santorini.board import CELLS, MAX_CLIMB, NEIGHBOURS, SIZE, STEPS
+from bordspel.games.santorini.turns import REMOVED, Action, Board
 
 __all__ = [
     "GODS",
     "GOD_TEXT",
     "GOD_TEXTS",
     "GOD_TEXT_NL",
+    "MORTAL",
     "SIMPLE_GODS",
-    "Context",
     "God",
     "Line",
+    "Record",
+    "TurnFound",
+    "Walk",
     "complete_towers",
 ]
 
 PERIMETER = 0b11111_10001_10001_10001_11111
 """The squares on the edge of the board, as a mask of cells (bit ``row * 5 + col``)."""
+FULL = (1 << CELLS) - 1
+KINDS = ("move", "build", "dome", "remove")
+MOVE, BUILD, DOME, REMOVE = 0, 1, 2, 3
+"""Action kinds as numbers: an action is ``kind << 12 | (source + 1) << 6 | target``."""
+SLOT = 5
+"""Bits of a worker's cell in the packed workers (the cell plus 2: removed -2, unplaced -1)."""
+# The stages of a turn, run from the top of the walk's stack (gods number theirs from 10).
+MOVES, AFTER_MOVE, BUILDS, END, EMIT = 1, 2, 3, 4, 5
 
 
 def complete_towers(board: Board) -> int:
@@ -54,150 +62,398 @@ def complete_towers(board: Board) -> int:
     return (board.levels[2] & board.levels[3]).bit_count()
 
 
+ACTIONS = {
+    kind << 12 | (source + 1) << 6 | target: Action(KINDS[kind], source, target)
+    for kind in range(4)
+    for source in range(-1, CELLS)
+    for target in range(CELLS)
+}
+"""Each action number's :class:`Action`."""
+
+
+@functools.lru_cache(maxsize=4096)
+def cells_of(workers: int, count: int) -> tuple[int, ...]:
+    """The cells of ``count`` packed workers."""
+    return tuple((workers >> SLOT * i & 31) - 2 for i in range(count))
+
+
+BIT_INDEX = tuple({(1 << i) % 37: i for i in range(CELLS)}.get(r, -1) for r in range(37))
+"""``BIT_INDEX[(1 << i) % 37]`` is ``i`` (powers of two differ modulo 37 up to ``2**35``)."""
+
+
+def lowest(mask: int) -> int:
+    """The lowest set bit's index (``mask`` a mask of cells, not 0)."""
+    return BIT_INDEX[(mask & -mask) % 37]
+
+
 class Line(NamedTuple):
-    """A turn, or the start of one: its actions and the board after them."""
+    """A turn: its actions and the board after them."""
 
     actions: tuple[Action, ...]
     board: Board
-    worker: int
-    """The index of the worker that moves (chosen at the start of the turn)."""
-    start: int
-    """That worker's cell at the start of the turn."""
     moved_up: bool = False
     won: bool = False
-    no_up: bool = False
-    """Prometheus built before moving, so the worker may not move up."""
-
-    def then(self, action: Action, board: Board) -> Line:
-        """The line with ``action`` played, leaving ``board``."""
-        return Line(
-            self.actions + (action,), board, self.worker, self.start, self.moved_up, self.won, self.no_up
-        )
 
 
-@dataclass(frozen=True)
-class Context:
-    """What a turn's rules depend on besides the board: whose turn it is and the powers at play."""
+class TurnFound(Exception):
+    """A turn was found where one is enough (:meth:`Walk.any`)."""
 
-    colour: int
-    players: int
-    god: God
-    rivals: tuple[tuple[God, int], ...]
-    """The opponents' powers with the colour of their workers."""
-    memo: str
-    up: int
-    """The seats whose last turn moved a worker up (only kept for Athena)."""
-    rival_seats: tuple[int, ...]
-    extra: bool = False
-    """An extra turn (Dionysus): nobody can win."""
 
-    def mine(self, board: Board) -> list[int]:
-        """The indices of the mover's workers on the board."""
+Start = tuple[tuple[int, ...], int, int, bool]
+"""Where Triton's next step starts: the actions so far, the packed workers, the occupied cells
+and whether the worker moved up."""
+Record = tuple[tuple[int, ...], int, int, int, int, int, int, bool, bool]
+"""A turn as the walk writes it: its action numbers, the board after it (the four levels, the
+packed workers and supply), whether the worker moved up and whether the turn won."""
+
+
+class Walk:
+    """The turn generator: the board along the turn being built, the powers at play, and the
+    stages still to run. ``owner`` is the power the player to move plays, ``rivals`` the
+    opponents' powers with the colour of their workers, ``seats`` their seats."""
+
+    def __init__(
+        self,
+        board: Board,
+        colour: int,
+        players: int,
+        owner: God,
+        rivals: tuple[tuple[God, int], ...],
+        seats: tuple[int, ...],
+        memo: str,
+        up: int,
+    ) -> None:
+        self.g1, self.g2, self.g3, self.dome = board.levels
+        self.count = len(board.workers)
+        self.workers = 0
+        for index, cell in enumerate(board.workers):
+            self.workers |= (cell + 2) << SLOT * index
+        self.occupied = 0
+        for cell in board.workers:
+            if cell >= 0:
+                self.occupied |= 1 << cell
+        self.limited = board.supply is not None
+        self.supply = 0
+        for level, pieces in enumerate(board.supply or ()):
+            self.supply |= pieces << 8 * level
+        self.colour, self.players, self.owner, self.memo = colour, players, owner, memo
+        self.rivals = rivals
+        self.start_workers = self.workers
+        self.no_climb = any(god.forbids_climb(up >> seat & 1) for (god, _), seat in zip(rivals, seats))
+        self.no_win = 0
+        for god, _ in rivals:
+            self.no_win |= god.blocked_wins()
+        self.restricting = [(g, c) for g, c in rivals if type(g).unbuildable is not God.unbuildable]
+        self.charming = [(g, c) for g, c in rivals if type(g).charm is not God.charm]
+        self.actions: list[int] = []
+        self.stage_gods: list[God] = []
+        self.stages: list[int] = []
+        self.worker = self.start = -1
+        self.moved_up = self.won = self.no_up = self.extra = self.first_only = False
+        self.charmed: list[int] = []
+        self.returns: list[tuple[int, int, bool]] = []
+        """Dionysus: the player's own worker, its start and climb, during an extra turn."""
+        self.tritons: list[tuple[set[tuple[int, int, bool, bool]], list[Start], int]] = []
+        """Triton: the outcomes seen, the next steps' starts and the first step's index."""
+        self.lines: list[Record] = []
+
+    # -- running the turn -----------------------------------------------------------------------
+    def all(self) -> list[Line]:
+        """Every turn of the player to move, in the generator's order."""
+        self.owner.turn(self)
+        return [self.line(found) for found in self.lines]
+
+    def any(self) -> bool:
+        """Whether the player to move has a turn (stops at the first one)."""
+        self.first_only = True
+        try:
+            self.owner.turn(self)
+        except TurnFound:
+            return True
+        return False
+
+    def push(self, god: God, stage: int) -> None:
+        """Run ``god``'s ``stage`` after what is about to be chosen (before what was pushed earlier)."""
+        self.stage_gods.append(god)
+        self.stages.append(stage)
+
+    def pop(self) -> None:
+        self.stage_gods.pop()
+        self.stages.pop()
+
+    def proceed(self) -> None:
+        """Play the rest of the turn from here: the stage on top of the stack, which runs the others."""
+        god, stage = self.stage_gods.pop(), self.stages.pop()
+        god.resume(self, stage)
+        self.stage_gods.append(god)
+        self.stages.append(stage)
+
+    def emit(self) -> None:
+        """The turn is finished: write it out."""
+        if self.first_only:
+            raise TurnFound
+        g1, g2, g3, dome = self.g1, self.g2, self.g3, self.dome
+        found = (tuple(self.actions), g1, g2, g3, dome, self.workers, self.supply, self.moved_up, self.won)
+        self.lines.append(found)
+
+    def line(self, found: Record) -> Line:
+        """The :class:`Line` of a turn the walk wrote."""
+        codes, g1, g2, g3, dome, workers, supply, moved_up, won = found
+        board = self.board(g1, g2, g3, dome, workers, supply)
+        return Line(tuple([ACTIONS[code] for code in codes]), board, moved_up, won)
+
+    def board(self, g1: int, g2: int, g3: int, dome: int, workers: int, supply: int) -> Board:
+        """The :class:`Board` of packed levels, workers and supply."""
+        pieces = (supply & 255, supply >> 8 & 255, supply >> 16 & 255, supply >> 24 & 255)
+        return Board((g1, g2, g3, dome), cells_of(workers, self.count), pieces if self.limited else None)
+
+    def run_worker(self, worker: int) -> None:
+        """Every turn that moves ``worker``: the owner's turn shape from its first stage."""
+        owner = self.owner
+        self.worker, self.start = worker, self.cell(worker)
+        self.push(self.owner, EMIT)
+        self.push(owner, END)
+        self.push(owner, BUILDS)
+        self.push(owner, AFTER_MOVE)
+        self.push(owner, MOVES)
+        owner.before_move(self)
+        for _ in range(5):
+            self.pop()
+
+    def after_move(self) -> None:
+        """A move is made: kept if it honours Aphrodite's charm; a winning move ends the turn."""
+        if self.charmed and not self.charm_kept():
+            return
+        if self.won:
+            self.emit()
+        else:
+            self.proceed()
+
+    # -- the board ------------------------------------------------------------------------------
+    def cell(self, worker: int) -> int:
+        """The cell of worker ``worker`` (-1 unplaced, -2 removed)."""
+        return (self.workers >> SLOT * worker & 31) - 2
+
+    def start_cell(self, worker: int) -> int:
+        """The cell of worker ``worker`` at the start of the turn."""
+        return (self.start_workers >> SLOT * worker & 31) - 2
+
+    def put(self, worker: int, cell: int) -> None:
+        """Worker ``worker`` goes to ``cell`` (its old cell is left empty)."""
+        old = self.cell(worker)
+        if old >= 0:
+            self.occupied &= ~(1 << old)
+        if cell >= 0:
+            self.occupied |= 1 << cell
+        shift = SLOT * worker
+        self.workers = self.workers & ~(31 << shift) | (cell + 2) << shift
+
+    def worker_on(self, cell: int) -> int:
+        """The worker on ``cell``, -1 when there is none."""
+        if cell < 0 or not self.occupied >> cell & 1:
+            return -1
+        for worker in range(self.count):
+            if self.cell(worker) == cell:
+                return worker
+        return -1
+
+    def mine(self) -> list[int]:
+        """The mover's workers on the board."""
         first = 2 * self.colour
-        return [i for i in (first, first + 1) if board.workers[i] >= 0]
+        return [i for i in (first, first + 1) if self.cell(i) >= 0]
 
-    def is_rival_worker(self, index: int) -> bool:
-        """Whether worker ``index`` is an opponent's (False for -1, no worker)."""
-        return index >= 0 and index // 2 != self.colour
+    def is_rival(self, worker: int) -> bool:
+        """Whether ``worker`` is an opponent's (False for -1, no worker)."""
+        return worker >= 0 and worker // 2 != self.colour
 
-    def no_up(self) -> bool:
-        """Whether an opponent's power forbids moving up this turn (Athena)."""
-        return any(
-            god.forbids_climb(self.up >> seat & 1) for (god, _), seat in zip(self.rivals, self.rival_seats)
-        )
+    def height(self, cell: int) -> int:
+        """The tower on ``cell``: 0-3 blocks, 4 for a dome."""
+        if self.dome >> cell & 1:
+            return 4
+        return (self.g1 >> cell & 1) + (self.g2 >> cell & 1) + (self.g3 >> cell & 1)
 
-    def frozen(self, board: Board) -> int:
-        """The mover's workers that cannot move this turn, as index bits (Hypnus)."""
+    def free(self) -> int:
+        """Cells without a worker or a dome."""
+        return FULL & ~self.occupied & ~self.dome
+
+    def exact(self, level: int) -> int:
+        """Cells whose tower has exactly ``level`` blocks (0-3, no dome)."""
+        if level == 0:
+            return FULL & ~self.g1 & ~self.dome
+        if level == 1:
+            return self.g1 & ~self.g2 & ~self.dome
+        if level == 2:
+            return self.g2 & ~self.g3 & ~self.dome
+        return self.g3 & ~self.dome
+
+    def too_high(self, limit: int) -> int:
+        """Cells above level ``limit`` (domes included)."""
+        if limit <= 0:
+            return self.g1 | self.dome
+        if limit == 1:
+            return self.g2 | self.dome
+        if limit == 2:
+            return self.g3 | self.dome
+        return self.dome
+
+    def targets(self, cell: int, no_up: bool) -> int:
+        """Empty neighbours of ``cell`` a worker there may step onto (none up when ``no_up``)."""
+        return NEIGHBOURS[cell] & self.free() & ~self.too_high(self.height(cell) + self.climb(no_up))
+
+    def climb(self, no_up: bool) -> int:
+        return 0 if no_up or self.no_climb else MAX_CLIMB
+
+    def has_piece(self, cell: int, dome: bool) -> bool:
+        """Whether the supply has the piece a build (or a dome) on ``cell`` takes."""
+        if not self.limited:
+            return True
+        return self.supply >> 8 * (3 if dome else self.height(cell)) & 255 > 0
+
+    def place(self, cell: int, dome: bool) -> None:
+        """The next piece (or a dome) goes on ``cell``."""
+        bit = 1 << cell
+        level = 3 if dome else self.height(cell)
+        if self.limited:
+            self.supply -= 1 << 8 * level
+        if level == 0:
+            self.g1 |= bit
+        elif level == 1:
+            self.g2 |= bit
+        elif level == 2:
+            self.g3 |= bit
+        else:
+            self.dome |= bit
+
+    def lift(self, cell: int) -> None:
+        """The top block of ``cell`` (not a dome) goes back to the supply."""
+        level = self.height(cell) - 1
+        bit = ~(1 << cell)
+        if self.limited:
+            self.supply += 1 << 8 * level
+        if level == 0:
+            self.g1 &= bit
+        elif level == 1:
+            self.g2 &= bit
+        else:
+            self.g3 &= bit
+
+    # -- the choices of a turn: each made, the rest played, then taken back --------------------------
+    def act(self, kind: int, source: int, target: int) -> None:
+        """Write down an action, play the rest of the turn, and take the action back."""
+        self.actions.append(kind << 12 | (source + 1) << 6 | target)
+        self.proceed()
+        self.actions.pop()
+
+    def build(self, cell: int, dome: bool) -> None:
+        """Build on ``cell`` (a dome with ``dome``), then the rest of the turn."""
+        g1, g2, g3, top, supply = self.g1, self.g2, self.g3, self.dome, self.supply
+        self.place(cell, dome)
+        self.act(DOME if dome else BUILD, -1, cell)
+        self.g1, self.g2, self.g3, self.dome, self.supply = g1, g2, g3, top, supply
+
+    def builds_on(self, cells: int, domes: bool = False, only_domes: bool = False) -> None:
+        """Each build on ``cells`` (not on workers or domes; with ``domes`` also a dome below level
+        3; with ``only_domes`` no block but the one that domes a level-3 tower), lowest square
+        first, then the rest of the turn."""
+        cells &= self.free()
+        while cells:
+            cell = lowest(cells)
+            cells &= cells - 1
+            level = self.height(cell)
+            if not self.may_build(cell, level):
+                continue
+            if self.has_piece(cell, False) and (not only_domes or level == 3):
+                self.build(cell, False)
+            if domes and level < 3 and self.has_piece(cell, True):
+                self.build(cell, True)
+
+    def may_build(self, cell: int, level: int) -> bool:
+        """Whether the opponents' powers allow a piece on ``cell`` at ``level`` (Limus; a dome on
+        level 3 is allowed)."""
+        if level == 3:
+            return True
+        return all(not god.unbuildable(self, colour) >> cell & 1 for god, colour in self.restricting)
+
+    def ascending(self, cells: int, count: int, above: int) -> None:
+        """The rest of the turn after 0 to ``count`` builds on ``cells`` (squares from ``above``
+        up, in rising order: such builds commute)."""
+        self.proceed()
+        if count == 0:
+            return
+        options = cells & self.free() & ~((1 << above) - 1)
+        while options:
+            cell = lowest(options)
+            options &= options - 1
+            if self.may_build(cell, self.height(cell)) and self.has_piece(cell, False):
+                g1, g2, g3, top, supply = self.g1, self.g2, self.g3, self.dome, self.supply
+                self.place(cell, False)
+                self.actions.append(BUILD << 12 | cell)
+                self.ascending(cells, count - 1, cell)
+                self.actions.pop()
+                self.g1, self.g2, self.g3, self.dome, self.supply = g1, g2, g3, top, supply
+
+    def stepped(self, source: int, target: int, before: int) -> None:
+        """The worker has stepped from ``source`` (at height ``before``) to ``target``, and the
+        board shows the step: note the climb and the win, then the rest of the turn."""
+        moved_up, won = self.moved_up, self.won
+        after = self.height(target)
+        self.moved_up = moved_up or after > before
+        self.won = self.wins(source, target, before, after)
+        self.act(MOVE, source, target)
+        self.moved_up, self.won = moved_up, won
+
+    def wins(self, source: int, target: int, before: int, after: int) -> bool:
+        """Whether the mover's own move from ``source`` to ``target`` wins."""
+        if self.extra or self.no_win >> target & 1:
+            return False
+        return before < 3 == after or self.owner.wins_by_move(self, source, target, before, after)
+
+    def steps(self, god: God) -> None:
+        """Each step of the moving worker by ``god``'s rules, then the rest of the turn."""
+        god.step_targets(self, self.worker, self.no_up)
+
+    # -- the opponents' powers --------------------------------------------------------------------
+    def frozen(self) -> int:
+        """The mover's workers that cannot move this turn, as worker bits (Hypnus)."""
         mask = 0
         for god, _ in self.rivals:
-            mask |= god.frozen(board, self.colour)
+            mask |= god.frozen(self, self.colour)
         return mask
 
-    def charmers(self, board: Board) -> int:
+    def charmers(self) -> int:
         """Cells of the workers whose neighbours' last move must end next to them (Aphrodite)."""
         mask = 0
-        for god, colour in self.rivals:
-            mask |= god.charm(board, colour)
+        for god, colour in self.charming:
+            mask |= god.charm(self, colour)
         return mask
 
-    def may_build(self, board: Board, cell: int) -> bool:
-        """Whether the opponents' powers allow a build on ``cell`` (Limus; a dome on level 3 is allowed)."""
-        return self.may_build_at(board, cell, height(board.levels, cell))
+    def note_charmed(self) -> None:
+        """The mover's workers that start next to a charming worker (Aphrodite)."""
+        charmers = self.charmers()
+        self.charmed = [i for i in self.mine() if NEIGHBOURS[self.cell(i)] & charmers] if charmers else []
 
-    def may_build_at(self, board: Board, cell: int, level: int) -> bool:
-        """:meth:`may_build` for a tower of ``level`` on ``cell``."""
-        if level == 3 or not self.restricting:
-            return True
-        return not any(god.unbuildable(board, colour) >> cell & 1 for god, colour in self.restricting)
+    def charm_kept(self) -> bool:
+        """Aphrodite: each charmed worker that moved ends next to one of her workers."""
+        charmers = self.charmers()
+        for worker in self.charmed:
+            cell = self.cell(worker)
+            if cell != self.start_cell(worker) and cell >= 0 and not NEIGHBOURS[cell] & charmers:
+                return False
+        return True
 
-    @functools.cached_property
-    def restricting(self) -> tuple[tuple[God, int], ...]:
-        """The opponents whose powers forbid builds somewhere (Limus), with their colour."""
-        return tuple(
-            (god, colour) for god, colour in self.rivals if type(god).unbuildable is not God.unbuildable
-        )
-
-    def wins(self, board: Board, source: int, target: int, before: int, after: int) -> bool:
-        """Whether the mover's own move from ``source`` to ``target`` wins."""
-        if self.extra or any(god.blocks_win(target) for god, _ in self.rivals):
-            return False
-        return is_winning_move(before, after) or self.god.wins_by_move(
-            self, board, source, target, before, after
-        )
-
-
-# -- shared steps ------------------------------------------------------------------------------
-def build_options(
-    ctx: Context, board: Board, cells: int, domes: bool = False
-) -> Iterator[tuple[Action, Board]]:
-    """Builds on ``cells`` (minus workers and domes): the next piece, or with ``domes`` a dome."""
-    levels = board.levels
-    for cell in iter_bits(cells & free_cells(levels, board.occupied())):
-        level = height(levels, cell)
-        if not ctx.may_build_at(board, cell, level):
-            continue
-        if board.has_piece(cell):
-            yield Action("build", -1, cell), board.built(cell)
-        if domes and level < 3 and board.has_piece(cell, True):
-            yield Action("dome", -1, cell), board.built(cell, True)
-
-
-def climb(no_up: bool) -> int:
-    """How many levels a worker may step up: none when a power forbids moving up."""
-    return 0 if no_up else MAX_CLIMB
-
-
-def normal_targets(ctx: Context, board: Board, cell: int, no_up: bool) -> int:
-    """The cells a worker on ``cell`` may step onto (none up when ``no_up``)."""
-    return move_targets(board.levels, board.occupied(), cell, climb(no_up))
-
-
-def rival_steps(ctx: Context, board: Board, worker: int, no_up: bool) -> Iterator[tuple[int, int]]:
-    """Neighbouring cells with an opponent worker that the worker could climb onto, and that worker."""
-    source = board.workers[worker]
-    reachable = move_targets(board.levels, 0, source, climb(no_up))  # as if no worker stood there
-    for target in iter_bits(reachable & board.occupied()):
-        other = board.worker_on(target)
-        if ctx.is_rival_worker(other):
-            yield target, other
-
-
-def direction(source: int, target: int) -> int:
-    """The index of the direction from ``source`` to its neighbour ``target``."""
-    return STEPS[source].index(target)
-
-
-def unmoved(ctx: Context, line: Line) -> list[int]:
-    return [i for i in ctx.mine(line.board) if i != line.worker]
-
-
-def ascending_builds(ctx: Context, line: Line, cells: int, count: int, lowest: int = 0) -> Iterator[Line]:
-    """``line`` then 0 to ``count`` builds on ``cells``, in rising square order (they commute)."""
-    yield line
-    if count == 0:
-        return
-    for action, board in build_options(ctx, line.board, cells & ~((1 << lowest) - 1)):
-        yield from ascending_builds(ctx, line.then(action, board), cells, count - 1, action.target)
+    def same_level_reach(self, source: int) -> int:
+        """Cells reachable from ``source`` by steps onto empty cells of the same height, as a mask
+        (``source`` included)."""
+        same = self.exact(self.height(source)) & ~self.occupied
+        reach = frontier = 1 << source
+        while frontier:
+            grown = 0
+            while frontier:
+                grown |= NEIGHBOURS[lowest(frontier)]
+                frontier &= frontier - 1
+            frontier = grown & same & ~reach
+            reach |= frontier
+        return reach
 
 
 # -- the base game ------------------------------------------------------------------------------
@@ -208,97 +464,87 @@ class God:
     text: ClassVar[str] = "No god power: move one worker, then build next to it."
     simple: ClassVar[bool] = True
 
-    def lines(self, ctx: Context, board: Board) -> Iterator[Line]:
-        """Every turn of the player to move."""
-        frozen = ctx.frozen(board)
-        charmers = ctx.charmers(board)
-        charmed = [i for i in ctx.mine(board) if NEIGHBOURS[board.workers[i]] & charmers]
-        for worker in ctx.mine(board):
-            if frozen >> worker & 1:
-                continue
-            start = Line((), board, worker, board.workers[worker])
-            for before in self.before_move(ctx, start):
-                for moved in self.moves(ctx, before):
-                    if not charm_kept(moved.board, board, charmed, ctx):
-                        continue
-                    if moved.won:
-                        yield moved
-                        continue
-                    for built in self.builds(ctx, moved):
-                        yield from self.end_of_turn(ctx, built)
+    def turn(self, walk: Walk) -> None:
+        """Every turn of the player to move: each worker that may move, through the stages."""
+        frozen = walk.frozen()
+        walk.note_charmed()
+        for worker in walk.mine():
+            if not frozen >> worker & 1:
+                walk.run_worker(worker)
 
-    def before_move(self, ctx: Context, line: Line) -> Iterator[Line]:
+    def resume(self, walk: Walk, stage: int) -> None:
+        """Run ``stage`` of the turn (gods with stages of their own number them from 10)."""
+        if stage == MOVES:
+            self.moves(walk)
+        elif stage == AFTER_MOVE:
+            walk.after_move()
+        elif stage == BUILDS:
+            self.builds(walk)
+        elif stage == END:
+            self.end_of_turn(walk)
+        else:
+            walk.emit()
+
+    def before_move(self, walk: Walk) -> None:
         """The ways the turn can begin before the move (Prometheus's build, Charon's force)."""
-        yield line
+        walk.proceed()
 
-    def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
+    def moves(self, walk: Walk) -> None:
         """The ways the move part of the turn can end."""
-        yield from self.steps(ctx, line)
+        walk.steps(self)
 
-    def steps(self, ctx: Context, line: Line) -> Iterator[Line]:
-        """One step of the moving worker, with the win it may bring."""
-        board = line.board
-        source = board.workers[line.worker]
-        before = height(board.levels, source)
-        for target, after in self.step_targets(ctx, board, line.worker, ctx.no_up() or line.no_up):
-            level = height(board.levels, target)
-            yield Line(
-                line.actions + (Action("move", source, target),),
-                after,
-                line.worker,
-                line.start,
-                line.moved_up or level > before,
-                ctx.wins(after, source, target, before, level),
-                line.no_up,
-            )
+    def step_targets(self, walk: Walk, worker: int, no_up: bool) -> None:
+        """Each step the worker may take (none up when ``no_up``), shown on the board."""
+        source = walk.cell(worker)
+        before = walk.height(source)
+        targets = walk.targets(source, no_up)
+        workers, occupied = walk.workers, walk.occupied
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            walk.put(worker, target)
+            self.landed(walk, source, target)
+            walk.stepped(source, target, before)
+            walk.workers, walk.occupied = workers, occupied
 
-    def step_targets(
-        self, ctx: Context, board: Board, worker: int, no_up: bool
-    ) -> Iterator[tuple[int, Board]]:
-        """The cells the worker may step onto, with the board after the step."""
-        source = board.workers[worker]
-        for target in iter_bits(normal_targets(ctx, board, source, no_up)):
-            yield target, board.moved(worker, target)
+    def landed(self, walk: Walk, source: int, target: int) -> None:
+        """What the power does when its worker steps from ``source`` onto ``target`` (Bia)."""
 
-    def wins_by_move(
-        self, ctx: Context, board: Board, source: int, target: int, before: int, after: int
-    ) -> bool:
+    def wins_by_move(self, walk: Walk, source: int, target: int, before: int, after: int) -> bool:
         """A win besides climbing onto level 3 (Pan, Eros)."""
         return False
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
+    def builds(self, walk: Walk) -> None:
         """The ways the build part of the turn can end after the move."""
-        cell = line.board.workers[line.worker]
-        for action, board in build_options(ctx, line.board, NEIGHBOURS[cell]):
-            yield line.then(action, board)
+        walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)])
 
-    def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
+    def end_of_turn(self, walk: Walk) -> None:
         """The ways the turn can end after the build (Ares's removal, Medusa's builds)."""
-        yield line
+        walk.proceed()
 
     # -- the power over opponents -------------------------------------------------------------
     def forbids_climb(self, moved_up: int) -> bool:
         """Whether opponents may not move up (Athena after she moved up)."""
         return False
 
-    def frozen(self, board: Board, colour: int) -> int:
-        """The opponent (``colour``) workers that cannot move this turn, as index bits (Hypnus)."""
+    def frozen(self, walk: Walk, colour: int) -> int:
+        """The opponent (``colour``) workers that cannot move this turn, as worker bits (Hypnus)."""
         return 0
 
-    def charm(self, board: Board, own: int) -> int:
+    def charm(self, walk: Walk, own: int) -> int:
         """Cells of own workers that charm opponents' neighbouring workers (Aphrodite)."""
         return 0
 
-    def unbuildable(self, board: Board, own: int) -> int:
+    def unbuildable(self, walk: Walk, own: int) -> int:
         """Cells opponents cannot build on (Limus)."""
         return 0
 
     forces_climb: ClassVar[bool] = False
     """Opponents must move up if they can (Persephone)."""
 
-    def blocks_win(self, cell: int) -> bool:
-        """Whether an opponent cannot win by moving onto ``cell`` (Hera)."""
-        return False
+    def blocked_wins(self) -> int:
+        """Cells onto which an opponent cannot win by moving (Hera)."""
+        return 0
 
     def wins_at_end(self, board: Board) -> bool:
         """A win checked after every turn (Chronus)."""
@@ -326,15 +572,29 @@ class God:
         return memo
 
 
-def charm_kept(board: Board, start: Board, charmed: list[int], ctx: Context) -> bool:
-    """Aphrodite: a charmed worker that moved ends next to one of her workers."""
-    charmers = ctx.charmers(board)
-    return all(
-        board.workers[i] == start.workers[i]
-        or board.workers[i] < 0
-        or NEIGHBOURS[board.workers[i]] & charmers
-        for i in charmed
-    )
+def rival_steps(walk: Walk, worker: int, no_up: bool) -> list[tuple[int, int]]:
+    """Neighbouring cells with an opponent worker that the worker could climb onto, and that worker."""
+    source = walk.cell(worker)
+    reachable = NEIGHBOURS[source] & ~walk.too_high(walk.height(source) + walk.climb(no_up))
+    found = []
+    cells = reachable & walk.occupied
+    while cells:
+        target = lowest(cells)
+        cells &= cells - 1
+        other = walk.worker_on(target)
+        if walk.is_rival(other):
+            found.append((target, other))
+    return found
+
+
+def direction(source: int, target: int) -> int:
+    """The index of the direction from ``source`` to its neighbour ``target``."""
+    return STEPS[source].index(target)
+
+
+def unmoved(walk: Walk) -> list[int]:
+    """The mover's workers other than the one that moved."""
+    return [i for i in walk.mine() if i != walk.worker]
 
 
 # -- the simple gods ----------------------------------------------------------------------------
@@ -345,24 +605,41 @@ class Apollo(God):
         "to the space yours just vacated."
     )
 
-    def step_targets(
-        self, ctx: Context, board: Board, worker: int, no_up: bool
-    ) -> Iterator[tuple[int, Board]]:
-        yield from super().step_targets(ctx, board, worker, no_up)
-        source = board.workers[worker]
-        for target, other in rival_steps(ctx, board, worker, no_up):
-            yield target, board.moved(worker, target).moved(other, source)
+    def step_targets(self, walk: Walk, worker: int, no_up: bool) -> None:
+        God.step_targets(self, walk, worker, no_up)
+        source = walk.cell(worker)
+        before = walk.height(source)
+        workers, occupied = walk.workers, walk.occupied
+        for target, other in rival_steps(walk, worker, no_up):
+            walk.put(worker, target)
+            walk.put(other, source)
+            walk.occupied |= 1 << target
+            walk.stepped(source, target, before)
+            walk.workers, walk.occupied = workers, occupied
 
 
 class Artemis(God):
     name = "artemis"
     text = "Your Move: Your Worker may move one additional time, but not back to its initial space."
+    FIRST, SECOND = 10, 11
 
-    def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
-        for first in self.steps(ctx, line):
-            yield first
-            if not first.won:
-                yield from (s for s in self.steps(ctx, first) if s.board.workers[line.worker] != line.start)
+    def moves(self, walk: Walk) -> None:
+        walk.push(self, self.FIRST)
+        walk.steps(self)
+        walk.pop()
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.FIRST:
+            walk.proceed()
+            if not walk.won:
+                walk.push(self, self.SECOND)
+                walk.steps(self)
+                walk.pop()
+        elif stage == self.SECOND:
+            if walk.cell(walk.worker) != walk.start:
+                walk.proceed()
+        else:
+            God.resume(self, walk, stage)
 
 
 class Athena(God):
@@ -380,36 +657,48 @@ class Atlas(God):
     name = "atlas"
     text = "Your Build: Your Worker may build a dome at any level."
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        cell = line.board.workers[line.worker]
-        for action, board in build_options(ctx, line.board, NEIGHBOURS[cell], domes=True):
-            yield line.then(action, board)
+    def builds(self, walk: Walk) -> None:
+        walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)], domes=True)
 
 
 class Demeter(God):
     name = "demeter"
     text = "Your Build: Your Worker may build one additional time, but not on the same space."
+    SECOND = 10
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        cell = line.board.workers[line.worker]
-        for first in super().builds(ctx, line):
-            yield first
-            done = first.actions[-1].target
-            for action, board in build_options(ctx, first.board, NEIGHBOURS[cell] & ~(1 << done)):
-                yield first.then(action, board)
+    def builds(self, walk: Walk) -> None:
+        walk.push(self, self.SECOND)
+        God.builds(self, walk)
+        walk.pop()
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.SECOND:
+            walk.proceed()
+            done = walk.actions[-1] & 63
+            walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~(1 << done))
+        else:
+            God.resume(self, walk, stage)
 
 
 class Hephaestus(God):
     name = "hephaestus"
     text = "Your Build: Your Worker may build one additional block (not dome) on top of your first block."
+    SECOND = 10
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        for first in super().builds(ctx, line):
-            yield first
-            cell = first.actions[-1].target
-            board = first.board
-            if height(board.levels, cell) < 3 and board.has_piece(cell) and ctx.may_build(board, cell):
-                yield first.then(Action("build", -1, cell), board.built(cell))
+    def builds(self, walk: Walk) -> None:
+        walk.push(self, self.SECOND)
+        God.builds(self, walk)
+        walk.pop()
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.SECOND:
+            walk.proceed()
+            cell = walk.actions[-1] & 63
+            level = walk.height(cell)
+            if level < 3 and walk.has_piece(cell, False) and walk.may_build(cell, level):
+                walk.build(cell, False)
+        else:
+            God.resume(self, walk, stage)
 
 
 class Hermes(God):
@@ -419,51 +708,52 @@ class Hermes(God):
         "(even zero), and then either builds."
     )
 
-    def lines(self, ctx: Context, board: Board) -> Iterator[Line]:
-        yield from super().lines(ctx, board)
-        mine = [i for i in ctx.mine(board) if not ctx.frozen(board) >> i & 1]
-        charmers = ctx.charmers(board)
-        charmed = [i for i in ctx.mine(board) if NEIGHBOURS[board.workers[i]] & charmers]
-        for moves, after in self._journeys(board, mine):
-            if not charm_kept(after, board, charmed, ctx):
-                continue
-            for worker in ctx.mine(after):
-                yield from super().builds(ctx, Line(moves, after, worker, board.workers[worker]))
+    def turn(self, walk: Walk) -> None:
+        God.turn(self, walk)
+        frozen = walk.frozen()
+        mine = [i for i in walk.mine() if not frozen >> i & 1]
+        workers, occupied, done = walk.workers, walk.occupied, len(walk.actions)
+        for moves, placed, taken in self._journeys(walk, mine):
+            walk.workers, walk.occupied = placed, taken
+            walk.actions.extend(moves)
+            if not walk.charmed or walk.charm_kept():
+                for worker in walk.mine():
+                    walk.worker, walk.start = worker, walk.start_cell(worker)
+                    walk.push(self, EMIT)
+                    God.builds(self, walk)
+                    walk.pop()
+            del walk.actions[done:]
+        walk.workers, walk.occupied = workers, occupied
 
-    def _journeys(self, board: Board, mine: list[int]) -> Iterator[tuple[tuple[Action, ...], Board]]:
+    def _journeys(self, walk: Walk, mine: list[int]) -> list[tuple[tuple[int, ...], int, int]]:
         """Every placement of the workers reachable by moves on their own levels, in any order.
 
         A breadth-first search over the placements, one worker's walk at a time: each placement
-        comes with the fewest walks that reach it (each written as one move, source to end).
+        comes with the fewest walks that reach it (each written as one move, source to end), and
+        with the occupied cells.
         """
-        seen = {board.workers}
-        frontier: list[tuple[tuple[Action, ...], Board]] = [((), board)]
+        seen = {walk.workers}
+        frontier: list[tuple[tuple[int, ...], int, int]] = [((), walk.workers, walk.occupied)]
+        found = []
         while frontier:
-            yield from frontier
+            found.extend(frontier)
             following = []
-            for moves, current in frontier:
+            for moves, workers, occupied in frontier:
                 for worker in mine:
-                    source = current.workers[worker]
-                    for cell in iter_bits(_same_level_reach(current, source) & ~(1 << source)):
-                        after = current.moved(worker, cell)
-                        if after.workers not in seen:
-                            seen.add(after.workers)
-                            following.append((moves + (Action("move", source, cell),), after))
+                    walk.workers, walk.occupied = workers, occupied
+                    source = walk.cell(worker)
+                    cells = walk.same_level_reach(source) & ~(1 << source)
+                    while cells:
+                        cell = lowest(cells)
+                        cells &= cells - 1
+                        walk.put(worker, cell)
+                        if walk.workers not in seen:
+                            seen.add(walk.workers)
+                            move = MOVE << 12 | (source + 1) << 6 | cell
+                            following.append((moves + (move,), walk.workers, walk.occupied))
+                        walk.workers, walk.occupied = workers, occupied
             frontier = following
-
-
-def _same_level_reach(board: Board, source: int) -> int:
-    """Cells reachable from ``source`` by steps onto empty cells of the same height, as a mask
-    (``source`` included)."""
-    same = exact_level(board.levels, height(board.levels, source)) & ~board.occupied()
-    reach, frontier = 1 << source, 1 << source
-    while frontier:
-        grown = 0
-        for cell in iter_bits(frontier):
-            grown |= NEIGHBOURS[cell]
-        frontier = grown & same & ~reach
-        reach |= frontier
-    return reach
+        return found
 
 
 class Minotaur(God):
@@ -473,24 +763,25 @@ class Minotaur(God):
         "one space straight backwards to an unoccupied space at any level."
     )
 
-    def step_targets(
-        self, ctx: Context, board: Board, worker: int, no_up: bool
-    ) -> Iterator[tuple[int, Board]]:
-        yield from super().step_targets(ctx, board, worker, no_up)
-        source = board.workers[worker]
-        for target, other in rival_steps(ctx, board, worker, no_up):
+    def step_targets(self, walk: Walk, worker: int, no_up: bool) -> None:
+        God.step_targets(self, walk, worker, no_up)
+        source = walk.cell(worker)
+        before = walk.height(source)
+        workers, occupied = walk.workers, walk.occupied
+        for target, other in rival_steps(walk, worker, no_up):
             behind = STEPS[target][direction(source, target)]
-            if behind >= 0 and free_cells(board.levels, board.occupied()) >> behind & 1:
-                yield target, board.moved(other, behind).moved(worker, target)
+            if behind >= 0 and walk.free() >> behind & 1:
+                walk.put(other, behind)
+                walk.put(worker, target)
+                walk.stepped(source, target, before)
+                walk.workers, walk.occupied = workers, occupied
 
 
 class Pan(God):
     name = "pan"
     text = "Win Condition: You also win if your Worker moves down two or more levels."
 
-    def wins_by_move(
-        self, ctx: Context, board: Board, source: int, target: int, before: int, after: int
-    ) -> bool:
+    def wins_by_move(self, walk: Walk, source: int, target: int, before: int, after: int) -> bool:
         return before - after >= 2
 
 
@@ -498,11 +789,11 @@ class Prometheus(God):
     name = "prometheus"
     text = "Your Turn: If your Worker does not move up, it may build both before and after moving."
 
-    def before_move(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield line
-        cell = line.board.workers[line.worker]
-        for action, board in build_options(ctx, line.board, NEIGHBOURS[cell]):
-            yield line.then(action, board)._replace(no_up=True)
+    def before_move(self, walk: Walk) -> None:
+        walk.proceed()
+        walk.no_up = True
+        walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)])
+        walk.no_up = False
 
 
 # -- the advanced gods --------------------------------------------------------------------------
@@ -514,8 +805,12 @@ class Aphrodite(God):
         "its last move must be to a space neighboring one of your Workers."
     )
 
-    def charm(self, board: Board, own: int) -> int:
-        return sum(1 << c for c in board.workers[2 * own : 2 * own + 2] if c >= 0)
+    def charm(self, walk: Walk, own: int) -> int:
+        mask = 0
+        for worker in (2 * own, 2 * own + 1):
+            if walk.cell(worker) >= 0:
+                mask |= 1 << walk.cell(worker)
+        return mask
 
 
 class Ares(God):
@@ -523,14 +818,19 @@ class Ares(God):
     simple = False
     text = "End of Your Turn: You may remove an unoccupied block (not dome) neighboring your unmoved Worker."
 
-    def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield line
-        board = line.board
+    def end_of_turn(self, walk: Walk) -> None:
+        walk.proceed()
         cells = 0
-        for worker in unmoved(ctx, line):
-            cells |= NEIGHBOURS[board.workers[worker]]
-        for cell in iter_bits(cells & board.levels[0] & ~board.levels[3] & ~board.occupied()):
-            yield line.then(Action("remove", -1, cell), board.lowered(cell))
+        for worker in unmoved(walk):
+            cells |= NEIGHBOURS[walk.cell(worker)]
+        cells &= walk.g1 & ~walk.dome & ~walk.occupied
+        while cells:
+            cell = lowest(cells)
+            cells &= cells - 1
+            g1, g2, g3, supply = walk.g1, walk.g2, walk.g3, walk.supply
+            walk.lift(cell)
+            walk.act(REMOVE, -1, cell)
+            walk.g1, walk.g2, walk.g3, walk.supply = g1, g2, g3, supply
 
 
 class Bia(God):
@@ -543,14 +843,10 @@ class Bia(God):
         "removed from the game."
     )
 
-    def step_targets(
-        self, ctx: Context, board: Board, worker: int, no_up: bool
-    ) -> Iterator[tuple[int, Board]]:
-        source = board.workers[worker]
-        for target, after in super().step_targets(ctx, board, worker, no_up):
-            beyond = STEPS[target][direction(source, target)]
-            victim = after.worker_on(beyond)
-            yield target, after.removed(victim) if ctx.is_rival_worker(victim) else after
+    def landed(self, walk: Walk, source: int, target: int) -> None:
+        victim = walk.worker_on(STEPS[target][direction(source, target)])
+        if walk.is_rival(victim):
+            walk.put(victim, REMOVED)
 
 
 class Chaos(God):
@@ -599,16 +895,20 @@ class Charon(God):
     )
 
     # FAQ: the forced Worker may land at any level, but not on a dome.
-    def before_move(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield line
-        board = line.board
-        cell = board.workers[line.worker]
-        for neighbour in iter_bits(NEIGHBOURS[cell] & board.occupied()):
-            other = board.worker_on(neighbour)
+    def before_move(self, walk: Walk) -> None:
+        walk.proceed()
+        cell = walk.cell(walk.worker)
+        workers, occupied = walk.workers, walk.occupied
+        neighbours = NEIGHBOURS[cell] & walk.occupied
+        while neighbours:
+            neighbour = lowest(neighbours)
+            neighbours &= neighbours - 1
+            other = walk.worker_on(neighbour)
             opposite = STEPS[cell][direction(neighbour, cell)]
-            free = opposite >= 0 and free_cells(board.levels, board.occupied()) >> opposite & 1
-            if ctx.is_rival_worker(other) and free:
-                yield line.then(Action("move", neighbour, opposite), board.moved(other, opposite))
+            if walk.is_rival(other) and opposite >= 0 and walk.free() >> opposite & 1:
+                walk.put(other, opposite)
+                walk.act(MOVE, neighbour, opposite)
+                walk.workers, walk.occupied = workers, occupied
 
 
 class Chronus(God):
@@ -637,7 +937,7 @@ class Circe(God):
         for offset in range(1, players):
             other = (seat + offset) % players
             colour = other % colours
-            first, second = board.workers[2 * colour : 2 * colour + 2]
+            first, second = board.workers[2 * colour], board.workers[2 * colour + 1]
             if (
                 colour != seat % colours
                 and first >= 0
@@ -656,22 +956,37 @@ class Dionysus(God):
         "turn using an opponent Worker instead of your own. No player can win during these additional turns."
     )
     # The additional turn is a turn without a power: one move and one build of the opponent Worker.
+    CHAIN = 10
 
-    def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield line
-        built = [a for a in line.actions if a.kind in ("build", "dome")]
-        if not built or not (line.board.levels[2] & line.board.levels[3]) >> built[-1].target & 1:
+    def end_of_turn(self, walk: Walk) -> None:
+        walk.proceed()
+        built = [code & 63 for code in walk.actions if code >> 12 in (BUILD, DOME)]
+        if not built or not (walk.g3 & walk.dome) >> built[-1] & 1:
             return
-        extra = Context(
-            ctx.colour, ctx.players, MORTAL, ctx.rivals, ctx.memo, ctx.up, ctx.rival_seats, extra=True
-        )
-        for other, cell in enumerate(line.board.workers):
-            if ctx.is_rival_worker(other) and cell >= 0:
-                start = Line(line.actions, line.board, other, cell, line.moved_up)
-                for moved in MORTAL.steps(extra, start):
-                    for turn in MORTAL.builds(extra, moved):
-                        mine = turn._replace(worker=line.worker, start=line.start, moved_up=line.moved_up)
-                        yield from self.end_of_turn(ctx, mine)
+        worker, start, moved_up = walk.worker, walk.start, walk.moved_up
+        walk.returns.append((worker, start, moved_up))
+        walk.extra = True
+        walk.push(self, self.CHAIN)
+        walk.push(MORTAL, BUILDS)
+        for other in range(walk.count):
+            cell = walk.cell(other)
+            if walk.is_rival(other) and cell >= 0:
+                walk.worker, walk.start = other, cell
+                walk.steps(MORTAL)
+        walk.pop()
+        walk.pop()
+        walk.returns.pop()
+        walk.worker, walk.start, walk.moved_up, walk.extra = worker, start, moved_up, False
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.CHAIN:  # the extra turn is played: the turn goes on as the player's own
+            other, start, moved_up = walk.worker, walk.start, walk.moved_up
+            walk.worker, walk.start, walk.moved_up = walk.returns[-1]
+            walk.extra = False
+            self.end_of_turn(walk)
+            walk.worker, walk.start, walk.moved_up, walk.extra = other, start, moved_up, True
+        else:
+            God.resume(self, walk, stage)
 
 
 class Eros(God):
@@ -688,15 +1003,12 @@ class Eros(God):
         edge = SIZE - 1
         return {r1, r2} == {0, edge} or {c1, c2} == {0, edge}
 
-    def wins_by_move(
-        self, ctx: Context, board: Board, source: int, target: int, before: int, after: int
-    ) -> bool:
-        mover = board.worker_on(target)
-        partner = board.workers[mover ^ 1]
+    def wins_by_move(self, walk: Walk, source: int, target: int, before: int, after: int) -> bool:
+        partner = walk.cell(walk.worker_on(target) ^ 1)
         if partner < 0 or not NEIGHBOURS[target] >> partner & 1:
             return False
-        other = height(board.levels, partner)
-        return after == other if ctx.players == 3 else after == other == 1
+        other = walk.height(partner)
+        return after == other if walk.players == 3 else after == other == 1
 
 
 class Hera(God):
@@ -704,21 +1016,27 @@ class Hera(God):
     simple = False
     text = "Opponent's Turn: An opponent cannot win by moving into a perimeter space."
 
-    def blocks_win(self, cell: int) -> bool:
-        return bool(PERIMETER >> cell & 1)
+    def blocked_wins(self) -> int:
+        return PERIMETER
 
 
 class Hestia(God):
     name = "hestia"
     simple = False
     text = "Your Build: Your Worker may build one additional time, but this cannot be on a perimeter space."
+    SECOND = 10
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        cell = line.board.workers[line.worker]
-        for first in super().builds(ctx, line):
-            yield first
-            for action, board in build_options(ctx, first.board, NEIGHBOURS[cell] & ~PERIMETER):
-                yield first.then(action, board)
+    def builds(self, walk: Walk) -> None:
+        walk.push(self, self.SECOND)
+        God.builds(self, walk)
+        walk.pop()
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.SECOND:
+            walk.proceed()
+            walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~PERIMETER)
+        else:
+            God.resume(self, walk, stage)
 
 
 class Hypnus(God):
@@ -729,10 +1047,8 @@ class Hypnus(God):
         "others, it cannot move."
     )
 
-    def frozen(self, board: Board, colour: int) -> int:
-        workers = [
-            (height(board.levels, c), i) for i, c in enumerate(board.workers) if c >= 0 and i // 2 == colour
-        ]
+    def frozen(self, walk: Walk, colour: int) -> int:
+        workers = [(walk.height(walk.cell(i)), i) for i in (2 * colour, 2 * colour + 1) if walk.cell(i) >= 0]
         if len(workers) < 2:
             return 0
         workers.sort()
@@ -748,11 +1064,11 @@ class Limus(God):
         "unless building a dome to create a Complete Tower."
     )
 
-    def unbuildable(self, board: Board, own: int) -> int:
+    def unbuildable(self, walk: Walk, own: int) -> int:
         mask = 0
-        for cell in board.workers[2 * own : 2 * own + 2]:
-            if cell >= 0:
-                mask |= NEIGHBOURS[cell]
+        for worker in (2 * own, 2 * own + 1):
+            if walk.cell(worker) >= 0:
+                mask |= NEIGHBOURS[walk.cell(worker)]
         return mask
 
 
@@ -764,21 +1080,26 @@ class Medusa(God):
         "by opponent Workers, removing the opponent Workers from the game."
     )
 
-    def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
-        board = line.board
-        for worker in ctx.mine(board):
-            cell = board.workers[worker]
-            for neighbour in iter_bits(NEIGHBOURS[cell] & board.occupied()):
-                victim = board.worker_on(neighbour)
-                lower = height(board.levels, neighbour) < height(board.levels, cell)
+    def end_of_turn(self, walk: Walk) -> None:
+        saved = walk.g1, walk.g2, walk.g3, walk.dome, walk.supply, walk.workers, walk.occupied
+        for worker in walk.mine():
+            cell = walk.cell(worker)
+            neighbours = NEIGHBOURS[cell] & walk.occupied
+            while neighbours:
+                neighbour = lowest(neighbours)
+                neighbours &= neighbours - 1
+                victim = walk.worker_on(neighbour)
+                level = walk.height(neighbour)
                 if (
-                    ctx.is_rival_worker(victim)
-                    and lower
-                    and board.has_piece(neighbour)
-                    and ctx.may_build(board, neighbour)  # Limus: not next to his workers
+                    walk.is_rival(victim)
+                    and level < walk.height(cell)
+                    and walk.has_piece(neighbour, False)
+                    and walk.may_build(neighbour, level)  # Limus: not next to his workers
                 ):
-                    board = board.removed(victim).built(neighbour)
-        yield line._replace(board=board)
+                    walk.put(victim, REMOVED)
+                    walk.place(neighbour, False)
+        walk.proceed()
+        walk.g1, walk.g2, walk.g3, walk.dome, walk.supply, walk.workers, walk.occupied = saved
 
 
 class Morpheus(God):
@@ -804,9 +1125,8 @@ class Morpheus(God):
             return memo
         return str(int(memo) - sum(a.kind in ("build", "dome") for a in line.actions))
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        cells = NEIGHBOURS[line.board.workers[line.worker]]
-        yield from ascending_builds(ctx, line, cells, int(ctx.memo or 1))
+    def builds(self, walk: Walk) -> None:
+        walk.ascending(NEIGHBOURS[walk.cell(walk.worker)], int(walk.memo or 1), 0)
 
 
 class Persephone(God):
@@ -824,12 +1144,12 @@ class Poseidon(God):
         "times in neighboring spaces."
     )
 
-    def end_of_turn(self, ctx: Context, line: Line) -> Iterator[Line]:
-        still = [w for w in unmoved(ctx, line) if height(line.board.levels, line.board.workers[w]) == 0]
-        if not still:
-            yield line
-            return
-        yield from ascending_builds(ctx, line, NEIGHBOURS[line.board.workers[still[0]]], 3)
+    def end_of_turn(self, walk: Walk) -> None:
+        still = [w for w in unmoved(walk) if walk.height(walk.cell(w)) == 0]
+        if still:
+            walk.ascending(NEIGHBOURS[walk.cell(still[0])], 3, 0)
+        else:
+            walk.proceed()
 
 
 class Selene(God):
@@ -841,40 +1161,55 @@ class Selene(God):
     )
     # The second Worker of a colour (B, D, ...) is the female one.
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield from super().builds(ctx, line)
-        female = line.board.workers[2 * ctx.colour + 1]
+    def builds(self, walk: Walk) -> None:
+        God.builds(self, walk)
+        female = walk.cell(2 * walk.colour + 1)
         if female >= 0:
-            for action, board in build_options(ctx, line.board, NEIGHBOURS[female], domes=True):
-                if action.kind == "dome" or height(line.board.levels, action.target) == 3:
-                    yield line.then(action, board)
+            walk.builds_on(NEIGHBOURS[female], domes=True, only_domes=True)
 
 
 class Triton(God):
     name = "triton"
     simple = False
     text = "Your Move: Each time your Worker moves into a perimeter space, it may immediately move again."
-
     # Each outcome of the move (end cell, whether the worker moved up, whether it won) is kept once,
     # by the first (shortest) way found: a later way to a cell may have moved up (Persephone) or win.
     # The worker may end on its starting square after a perimeter square (b2-b1-b2, then build).
     # Outcomes are kept per first step, so that a turn reads whichever square it went by first.
-    def moves(self, ctx: Context, line: Line) -> Iterator[Line]:
+    STEPPED = 10
+
+    def moves(self, walk: Walk) -> None:
+        before = list(walk.actions)
+        workers, occupied, moved_up = walk.workers, walk.occupied, walk.moved_up
         seen: set[tuple[int, int, bool, bool]] = set()
-        frontier = [line]
+        frontier = [(tuple(before), workers, occupied, moved_up)]
+        walk.push(self, self.STEPPED)
         while frontier:
-            following = []
-            for current in frontier:
-                for moved in self.steps(ctx, current):
-                    target = moved.board.workers[line.worker]
-                    outcome = (moved.actions[len(line.actions)].target, target, moved.moved_up, moved.won)
-                    if outcome in seen:
-                        continue
-                    seen.add(outcome)
-                    yield moved
-                    if not moved.won and PERIMETER >> target & 1:
-                        following.append(moved)
+            following: list[Start] = []
+            walk.tritons.append((seen, following, len(before)))
+            for actions, placed, taken, climbed in frontier:
+                walk.actions[:] = actions
+                walk.workers, walk.occupied, walk.moved_up = placed, taken, climbed
+                walk.steps(self)
+            walk.tritons.pop()
             frontier = following
+        walk.pop()
+        walk.actions[:] = before
+        walk.workers, walk.occupied, walk.moved_up = workers, occupied, moved_up
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.STEPPED:
+            seen, following, first = walk.tritons[-1]
+            target = walk.cell(walk.worker)
+            outcome = (walk.actions[first] & 63, target, walk.moved_up, walk.won)
+            if outcome in seen:
+                return
+            seen.add(outcome)
+            walk.proceed()
+            if not walk.won and PERIMETER >> target & 1:
+                following.append((tuple(walk.actions), walk.workers, walk.occupied, walk.moved_up))
+        else:
+            God.resume(self, walk, stage)
 
 
 class Zeus(God):
@@ -883,12 +1218,12 @@ class Zeus(God):
     text = "Your Build: Your Worker may build a block under itself."
     # FAQ: not a dome, and rising to level 3 by this build does not win.
 
-    def builds(self, ctx: Context, line: Line) -> Iterator[Line]:
-        yield from super().builds(ctx, line)
-        board = line.board
-        cell = board.workers[line.worker]
-        if height(board.levels, cell) < 3 and board.has_piece(cell) and ctx.may_build(board, cell):
-            yield line.then(Action("build", -1, cell), board.built(cell))
+    def builds(self, walk: Walk) -> None:
+        God.builds(self, walk)
+        cell = walk.cell(walk.worker)
+        level = walk.height(cell)
+        if level < 3 and walk.has_piece(cell, False) and walk.may_build(cell, level):
+            walk.build(cell, False)
 
 
 MORTAL = God()
