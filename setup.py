@@ -49,16 +49,18 @@ of its ``.pxd``: ``bordspel._native.<name>`` from ``<path>.py``."""
 
 
 def twin_source(name: str, path: str) -> str:
-    """A copy of ``path``'s ``.py`` and ``.pxd`` named ``name`` (Cython names the module after
-    its file), in the build folder; the copy ends with the SHA-256 of the source, by which
-    ``bordspel._native.twin`` knows the twin is up to date."""
-    folder = Path("build", "twins")
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path + ".pxd", folder / (name + ".pxd"))
+    """A copy of ``path``'s ``.py`` and ``.pxd`` as ``bordspel/_native/<name>`` in the build folder
+    (Cython names a module, and finds its ``.pxd``, by its file's place among packages); the copy
+    ends with the SHA-256 of the source, by which ``bordspel._native.twin`` knows it is up to date."""
+    package = Path("build", "twins", "bordspel", "_native")
+    package.mkdir(parents=True, exist_ok=True)
+    for folder in (package.parent, package):
+        (folder / "__init__.py").touch()
+    shutil.copyfile(path + ".pxd", package / (name + ".pxd"))
     source = Path(path + ".py").read_bytes()
     digest = hashlib.sha256(source).hexdigest()
-    (folder / (name + ".py")).write_bytes(source + f'\nSOURCE_DIGEST = "{digest}"\n'.encode())
-    return str(folder / (name + ".py"))
+    (package / (name + ".py")).write_bytes(source + f'\nSOURCE_DIGEST = "{digest}"\n'.encode())
+    return str(package / (name + ".py"))
 
 
 def extensions() -> list[Extension]:

@@ -136,7 +136,7 @@ def test_dealing_gods(gods: str) -> None:
     again = SantoriniState.initial(gods=gods, seed=3)
     assert state == again and state.powers is not None
     if gods == "simple":
-        assert all(generator.GODS[state.god_of(seat) or ""].simple for seat in (0, 1))
+        assert all(generator.gods.GODS[state.god_of(seat) or ""].simple for seat in (0, 1))
     assert SantoriniState.from_str(state.to_str()) == state
 
 

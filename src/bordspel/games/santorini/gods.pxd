@@ -1,5 +1,11 @@
+cimport cython
+
 # The C types of gods.py when it is compiled (setup.py builds it as bordspel._native.santorini_gods);
 # gods.py stays plain Python, the reference. Every name here is a name of gods.py.
+
+cdef tuple NEIGHBOURS, STEPS, BIT_INDEX
+cdef long long FULL, PERIMETER
+cdef int SLOT, MOVES, AFTER_MOVE, BUILDS, END, EMIT, MOVE, BUILD, DOME, REMOVE
 
 cpdef int lowest(long long mask)
 cpdef list rival_steps(Walk walk, int worker, bint no_up)
@@ -18,6 +24,7 @@ cdef class Walk:
 
     cpdef void push(self, God god, int stage)
     cpdef void pop(self)
+    @cython.locals(god=God, stage=int)
     cpdef void proceed(self)
     cpdef void emit(self)
     cpdef object board(self, long long g1, long long g2, long long g3, long long dome, long long workers, long long supply)
@@ -25,6 +32,7 @@ cdef class Walk:
     cpdef void after_move(self)
     cpdef int cell(self, int worker)
     cpdef int start_cell(self, int worker)
+    @cython.locals(old=int, shift=int)
     cpdef void put(self, int worker, int cell)
     cpdef int worker_on(self, int cell)
     cpdef list mine(self)
@@ -39,10 +47,13 @@ cdef class Walk:
     cpdef void place(self, int cell, bint dome)
     cpdef void lift(self, int cell)
     cpdef void act(self, int kind, int source, int target)
+    @cython.locals(g1='long long', g2='long long', g3='long long', top='long long', supply='long long')
     cpdef void build(self, int cell, bint dome)
+    @cython.locals(cell=int, level=int)
     cpdef void builds_on(self, long long cells, bint domes=*, bint only_domes=*)
     cpdef bint may_build(self, int cell, int level)
     cpdef void ascending(self, long long cells, int count, int above)
+    @cython.locals(moved_up=bint, won=bint, after=int)
     cpdef void stepped(self, int source, int target, int before)
     cpdef bint wins(self, int source, int target, int before, int after)
     cpdef void steps(self, God god)
@@ -58,6 +69,7 @@ cdef class God:
     cpdef void resume(self, Walk walk, int stage)
     cpdef void before_move(self, Walk walk)
     cpdef void moves(self, Walk walk)
+    @cython.locals(source=int, before=int, targets='long long', target=int, workers='long long', occupied='long long')
     cpdef void step_targets(self, Walk walk, int worker, bint no_up)
     cpdef void landed(self, Walk walk, int source, int target)
     cpdef bint wins_by_move(self, Walk walk, int source, int target, int before, int after)

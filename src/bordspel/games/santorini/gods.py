@@ -372,7 +372,10 @@ class Walk:
         level 3 is allowed)."""
         if level == 3:
             return True
-        return all(not god.unbuildable(self, colour) >> cell & 1 for god, colour in self.restricting)
+        for god, colour in self.restricting:  # noqa: SIM110 (a loop: compiled code takes no closures)
+            if god.unbuildable(self, colour) >> cell & 1:
+                return False
+        return True
 
     def ascending(self, cells: int, count: int, above: int) -> None:
         """The rest of the turn after 0 to ``count`` builds on ``cells`` (squares from ``above``
