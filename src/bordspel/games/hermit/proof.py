@@ -97,9 +97,13 @@ class ProofSolver:
     def state_wins(self, state: State) -> bool:
         """Whether the player to move in an engine position wins."""
         assert isinstance(state, HermitState)
+        return self.accepts_wins(self.grundy.accepts(state))
+
+    def accepts_wins(self, accepts: Region) -> bool:
+        """Whether the player to move wins, given the squares that accept each colour's block."""
         if self.core is not None:
-            return self._compiled(self.grundy.accepts(state), 0)
-        return self.wins(self.position(self.grundy.accepts(state)))
+            return self._compiled(accepts, 0)
+        return self.wins(self.position(accepts))
 
     def _combine(self, large: dict[Key, Region], heap: int, accepts: Region) -> Position:
         """Add the regions of ``accepts`` to ``large`` (a copy), cancelling pairs.

@@ -10,18 +10,29 @@ The checker plays every move of the losing side and the stored reply of the winn
 to positions with at most K squares that still accept a block; those it settles by a brute-force
 search of its own (every move, memoised, no regions, no symmetries, no Grundy theory). It uses
 only the rules (``bordspel.games.hermit.rules``).
+
+A solving run's data folder (``data/hermit-NxN``) holds claims without proofs: settled
+sub-problems (``frontier.txt``) and settled first moves (``results.jsonl``). ``ClaimChecker``
+checks such a claim the same way, with the winner's replies drawn on demand from whatever
+``Replies`` it is given (the solver, reading the run's book: ``bordspel.games.hermit.audit``), or
+checks random lines of it: the loser's move at random, the winner's reply, down
+to brute force.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bordspel.core import BordspelError
 from bordspel.games.hermit.rules import (
+    COLOURS,
+    PLACEMENTS,
     Geometry,
     after_block,
     block_at,
@@ -30,9 +41,23 @@ from bordspel.games.hermit.rules import (
     geometry,
 )
 
-__all__ = ["ProofError", "ProofHeader", "check_proof", "read_proof"]
+__all__ = [
+    "Claim",
+    "ClaimChecker",
+    "ProofError",
+    "ProofHeader",
+    "Replies",
+    "check_proof",
+    "position_after",
+    "read_claims",
+    "read_proof",
+]
 
 Masks = tuple[int, int, int]
+Reply = tuple[int, int, int]
+"""A move as a proof gives it: colour 0-2, the block's top-left cell, placement 0-2."""
+Replies = Callable[[Masks], Reply | None]
+"""The winner's reply at a position (blocks as masks), or None if it has none."""
 
 
 class ProofError(BordspelError):
@@ -53,7 +78,7 @@ class ProofHeader:
 @dataclass
 class _Checker:
     geo: Geometry
-    replies: dict[Masks, tuple[int, int, int]]
+    replies: Replies
     brute_force: int
     settled: dict[tuple[Masks, bool], bool] = field(default_factory=dict)
     brute: dict[Masks, bool] = field(default_factory=dict)
@@ -71,8 +96,7 @@ class _Checker:
         if known is None:
             known = any(
                 not self.brute_wins(after_block(accepts, colour, block, self.geo))
-                for colour in range(3)
-                for _, block in fitting_blocks(accepts[colour], self.geo)
+                for colour, block in self._moves(accepts)
             )
             self.brute[accepts] = known
         return known
@@ -88,14 +112,33 @@ class _Checker:
         elif mover_wins:
             self.check(self._reply(masks, accepts), False)
         else:
-            for colour in range(3):
-                for _, block in fitting_blocks(accepts[colour], self.geo):
-                    self.check(_placed(masks, colour, block), True)
+            for colour, block in self._moves(accepts):
+                self.check(_placed(masks, colour, block), True)
         self.settled[masks, mover_wins] = True
+
+    def line(self, masks: Masks, mover_wins: bool, rng: random.Random) -> None:
+        """Raise ProofError unless one random line of the proof holds: the loser's move at
+        random, the winner's reply, down to brute force."""
+        accepts = self.accepts(masks)
+        while (accepts[0] | accepts[1] | accepts[2]).bit_count() > self.brute_force:
+            if mover_wins:
+                masks = self._reply(masks, accepts)
+            else:
+                colour, block = rng.choice(list(self._moves(accepts)))
+                masks = _placed(masks, colour, block)
+            accepts, mover_wins = self.accepts(masks), not mover_wins
+        if self.brute_wins(accepts) != mover_wins:
+            raise ProofError(f"brute force disagrees with the proof at {_text(masks, self.geo)}")
+
+    def _moves(self, accepts: Masks) -> Iterator[tuple[int, int]]:
+        """(colour, block) of every legal move."""
+        for colour in range(3):
+            for _, block in fitting_blocks(accepts[colour], self.geo):
+                yield colour, block
 
     def _reply(self, masks: Masks, accepts: Masks) -> Masks:
         """The position after the proof's reply at ``masks``; ProofError if missing or illegal."""
-        reply = self.replies.get(masks)
+        reply = self.replies(masks)
         if reply is None:
             raise ProofError(f"the proof has no reply for the winner at {_text(masks, self.geo)}")
         colour, cell, placement = reply
@@ -148,11 +191,101 @@ def check_proof(path: Path) -> ProofHeader:
             header, replies = read_proof(lines)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ProofError(f"cannot read the proof {path}: {error}") from None
-    checker = _Checker(geometry(header.n), replies, header.brute_force)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10 * header.n**2 + 1000))
-    try:
+    checker = _Checker(geometry(header.n), replies.get, header.brute_force)
+    with _deep_recursion(header.n):
         checker.check(header.start, header.wins)
+    return header
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A data folder's claim: after ``moves`` from the empty board, whether the first player
+    wins with best play."""
+
+    moves: tuple[str, ...]
+    first_wins: bool
+
+    def __str__(self) -> str:
+        return f"{' '.join(self.moves)} {'first' if self.first_wins else 'second'}"
+
+
+def read_claims(folder: Path) -> list[Claim]:
+    """The claims of a data folder: its settled first moves (``results.jsonl``), then its settled
+    sub-problems (``frontier.txt``)."""
+    claims = []
+    results, frontier = folder / "results.jsonl", folder / "frontier.txt"
+    try:
+        for line in results.read_text().splitlines() if results.exists() else []:
+            if line.strip():
+                row = json.loads(line)
+                claims.append(Claim((str(row["move"]),), bool(row["wins"])))
+        for line in frontier.read_text().splitlines() if frontier.exists() else []:
+            if line.strip() and not line.startswith("#"):
+                *moves, winner = line.split()
+                if winner not in ("first", "second"):
+                    raise ValueError(f"{line!r} does not end in first or second")
+                claims.append(Claim(tuple(moves), winner == "first"))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ProofError(f"cannot read the claims of {folder}: {error}") from None
+    return claims
+
+
+def position_after(n: int, moves: Iterable[str]) -> Masks:
+    """The blocks after ``moves`` (like ``Rc3H``: colour, column letter, row from 1 at the top,
+    placement U, H or V) from the empty n x n board; ProofError at an illegal one."""
+    geo, masks = geometry(n), (0, 0, 0)
+    for move in moves:
+        colour, cell, placement = _parsed(move, n)
+        block = block_at(cell, placement, geo) if geo.fits[placement] >> cell & 1 else 0
+        if not block or block & free_squares(masks, colour, geo) != block:
+            raise ProofError(f"{move} is not a legal move at {_text(masks, geo)}")
+        masks = _placed(masks, colour, block)
+    return masks
+
+
+def _parsed(move: str, n: int) -> Reply:
+    """Colour, cell and placement of a move's text."""
+    colour, column, row, placement = move[:1], move[1:2], move[2:-1], move[-1:]
+    if colour not in COLOURS or placement not in PLACEMENTS or not row.isdigit():
+        raise ProofError(f"{move!r} is not a Hermit move like Rc3H")
+    r, c = int(row) - 1, ord(column) - ord("a")
+    if not (0 <= r < n and 0 <= c < n):
+        raise ProofError(f"{move!r} is off the {n}x{n} board")
+    return COLOURS.index(colour), r * n + c, PLACEMENTS.index(placement)
+
+
+def _mover_wins(claim: Claim) -> bool:
+    """Whether the player to move after the claim's moves wins, by the claim."""
+    return claim.first_wins == (len(claim.moves) % 2 == 0)
+
+
+class ClaimChecker:
+    """Checks claims on an n x n board, the winner's replies drawn from ``replies``; what it has
+    settled (and brute-forced) is shared by the claims it checks."""
+
+    def __init__(self, n: int, replies: Replies, brute_force: int = 10) -> None:
+        self.n = n
+        self._checker = _Checker(geometry(n), replies, brute_force)
+
+    def check(self, claim: Claim) -> None:
+        """Check a claim in full: every move of the loser, the winner's reply, down to
+        ``brute_force`` live squares; ProofError saying where it fails."""
+        with _deep_recursion(self.n):
+            self._checker.check(position_after(self.n, claim.moves), _mover_wins(claim))
+
+    def sample(self, claim: Claim, rng: random.Random, lines: int = 1) -> None:
+        """Check ``lines`` random lines of a claim's proof; ProofError if one fails."""
+        start = position_after(self.n, claim.moves)
+        for _ in range(lines):
+            self._checker.line(start, _mover_wins(claim), rng)
+
+
+@contextmanager
+def _deep_recursion(n: int) -> Iterator[None]:
+    """Room for a recursion as deep as the longest game on an n x n board."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * n**2 + 1000))
+    try:
+        yield
     finally:
         sys.setrecursionlimit(limit)
-    return header
