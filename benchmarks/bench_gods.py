@@ -8,6 +8,7 @@ than the base game the pair is; issue 37's target is 3x.
 Run:  python benchmarks/bench_gods.py                   (the figures in docs/results.md; a few minutes)
       python benchmarks/bench_gods.py --all-gods        (every god against a player without one, perft 2)
       python benchmarks/bench_gods.py --depth-at 1      (the depth ``hard`` reaches in 1 s, each god)
+      python benchmarks/bench_gods.py --turns           (the generator alone: microseconds a position)
       python benchmarks/bench_gods.py --smoke           (a few seconds: checks that it runs)
 
 ``--depth-at S`` searches middle-game positions (both players' ``medium`` moves for ``--plies``
@@ -29,6 +30,7 @@ from bordspel._native import backend
 from bordspel.ai import analyse, make_player
 from bordspel.ai.search import Limit
 from bordspel.core import State, new_game
+from bordspel.games.santorini import generator
 from bordspel.games.santorini.gods import GODS
 
 PAIRS = (("apollo", "pan"), ("artemis", "minotaur"), ("hermes", "athena"), ("atlas", "demeter"))
@@ -113,6 +115,35 @@ def report_depths(seconds: float, positions: int, plies: int) -> None:
         print(f"{name + ',-':24} {mean_depth((name, '-'), seconds, positions, plies):5.1f}", flush=True)
 
 
+def turn_costs(gods: tuple[str, ...], repeats: int = 20) -> tuple[float, float]:
+    """Microseconds of processor time for all legal turns with their positions, and for "has a
+    turn", on each position after a first turn from :data:`SETUP` (the generator's caches
+    cleared before every call)."""
+    start = after_setup(gods)
+    positions = [start.apply(move) for move in start.legal_moves()]
+    costs = []
+    for query in (generator.table, generator.has_turn):
+
+        def run(query: Callable[[Any], object] = query) -> int:
+            for _ in range(repeats):
+                for position in positions:
+                    generator._turns.cache_clear()
+                    query(position)
+            return repeats * len(positions)
+
+        seconds, calls = processor_seconds(run)
+        costs.append(seconds / calls * 1e6)
+    return costs[0], costs[1]
+
+
+def report_turn_costs(pairs: list[tuple[str, ...]]) -> None:
+    print(f"gods module: {generator.gods.__name__}")
+    print(f"{'gods':<22} {'legal turns (us)':>17} {'has a turn (us)':>16}")
+    for gods in pairs:
+        table, has = turn_costs(gods)
+        print(f"{','.join(gods):<22} {table:>17,.0f} {has:>16,.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -124,7 +155,11 @@ def main() -> None:
     parser.add_argument("--depth-at", type=float, metavar="S", help="hard's depth in S seconds, each god")
     parser.add_argument("--positions", type=int, default=3, help="positions per god for --depth-at")
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
+    parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
     args = parser.parse_args()
+    if args.turns:
+        report_turn_costs(list(PAIRS))
+        return
     if args.depth_at:
         report_depths(args.depth_at, args.positions, args.plies)
         return
