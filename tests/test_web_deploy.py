@@ -22,9 +22,13 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 
 from tests import nginx
-from tests.live import free_port
+from tests.live import free_port, serving
 from tests.postgres import PostgresServer
 
 pytestmark = pytest.mark.slow
@@ -250,3 +254,24 @@ def test_plain_http_is_sent_to_https(site: Site) -> None:
     answer = httpx.get(f"http://127.0.0.1:{site.plain_port}/lobby", headers={"Host": nginx.NAME})
     assert answer.status_code == 301
     assert answer.headers["Location"] == f"https://{nginx.NAME}/lobby"
+
+
+def _busy_or_fine(request: Request) -> PlainTextResponse:
+    busy = request.url.path == "/busy"
+    return PlainTextResponse("busy" if busy else "fine", status_code=503 if busy else 200)
+
+
+def test_a_503_of_the_web_processes_reaches_the_client_and_takes_no_server_out() -> None:
+    """A web process's own 503 (a queue full, the hint worker busy) is passed on as it is: were it
+    a failure to nginx, two of them would take both servers out and every client would get 502."""
+    nginx.require()
+    app = Starlette(routes=[Route("/{path:path}", _busy_or_fine)])
+    with serving(app) as one, serving(app) as two:
+        proxy = nginx.Nginx([int(one.rsplit(":", 1)[1]), int(two.rsplit(":", 1)[1])])
+        trusted = ssl.create_default_context(cafile=str(proxy.certificate))
+        try:
+            with httpx.Client(base_url=proxy.url, verify=trusted, headers={"Host": nginx.NAME}) as client:
+                assert [client.get("/busy").status_code for _ in range(2)] == [503, 503]
+                assert [client.get("/").status_code for _ in range(6)] == [200] * 6
+        finally:
+            proxy.stop()
