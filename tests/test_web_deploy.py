@@ -1,7 +1,9 @@
 """The deployment the docs recommend, started as it is written: Debian's nginx with the shipped
-``deploy/nginx.conf`` (TLS with a self-signed certificate) in front of two ``bordspel serve``
-processes on one real PostgreSQL, their live updates through a real ``redis-server``. Clients
-come from several loopback addresses (127.0.0.x), which nginx tells apart. With the slow tests."""
+``deploy/nginx.conf`` (TLS with a self-signed certificate) in front of two ``bordspel serve
+--no-workers`` on one real PostgreSQL (one of them ``--workers 2``: two web processes on its
+port), a ``bordspel worker`` for the computer's moves, and the live updates through a real
+``redis-server``. Clients come from several loopback addresses (127.0.0.x), which nginx tells
+apart. With the slow tests."""
 
 from __future__ import annotations
 
@@ -60,15 +62,28 @@ class Site:
         return context.wrap_socket(raw, server_hostname=nginx.NAME)
 
 
-def web_process(db: str, pubsub: str, port: int) -> subprocess.Popen[bytes]:
-    """``bordspel serve`` as the deployment page runs it behind nginx."""
+def web_process(db: str, pubsub: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """``bordspel serve --no-workers --workers N`` as the deployment page runs it behind nginx."""
     command = [sys.executable, "-m", "bordspel", "serve", "--db", db, "--pubsub", pubsub, "--port", str(port)]
+    command += ["--no-workers", "--workers", str(workers), "--ai-time", "0.3"]
     command += ["--forwarded-allow-ips", "127.0.0.1", "--allowed-host", nginx.NAME]
-    command += ["--allowed-origin", f"https://{nginx.NAME}", "--ai-time", "0.3", "--job-workers", "1"]
+    command += ["--allowed-origin", f"https://{nginx.NAME}"]
     command += ["--games-per-minute", str(GAMES_PER_MINUTE), "--signups-per-hour", str(SIGNUPS_PER_HOUR)]
+    return started(command)  # "bordspel is serving on ..."
+
+
+def worker(db: str) -> subprocess.Popen[bytes]:
+    """A ``bordspel worker`` for the computer's moves, one search at a time."""
+    return started(
+        [sys.executable, "-m", "bordspel", "worker", "--db", db, "--ai-time", "0.3", "--job-workers", "1"]
+    )
+
+
+def started(command: list[str]) -> subprocess.Popen[bytes]:
+    """``command`` running, once it printed its first line."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE)
     assert process.stdout is not None
-    process.stdout.readline()  # "bordspel is serving on ..."
+    process.stdout.readline()
     return process
 
 
@@ -88,8 +103,9 @@ def site(postgres_server: PostgresServer, redis_url: str) -> Iterator[Site]:
     subprocess.run([sys.executable, "-m", "bordspel", "db", "upgrade", "--db", db], check=True)
     ports = [free_port(), free_port()]
     with ExitStack() as stack:
-        for port in ports:
-            stack.enter_context(running(web_process(db, redis_url, port)))
+        for port, workers in zip(ports, (2, 1), strict=True):
+            stack.enter_context(running(web_process(db, redis_url, port, workers)))
+        stack.enter_context(running(worker(db)))
         proxy = nginx.Nginx(ports)
         stack.callback(proxy.stop)
         found = Site(proxy.url, proxy.port, proxy.plain_port, proxy.certificate, ports)
@@ -98,14 +114,15 @@ def site(postgres_server: PostgresServer, redis_url: str) -> Iterator[Site]:
 
 
 def _wait_until_ready(site: Site) -> None:
+    """Each web process's own ``/readyz`` answers 200 (the store answers and a worker is alive)."""
     deadline = time.monotonic() + 60
-    with site.client("127.0.0.1") as client:
-        while time.monotonic() < deadline:
-            with suppress(httpx.HTTPError):
-                if all(client.get("/readyz").status_code == 200 for _ in site.backends):
-                    return
-            time.sleep(0.2)
-    raise AssertionError("the site behind nginx is not ready")
+    while time.monotonic() < deadline:
+        with suppress(httpx.HTTPError):
+            answers = [httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5) for port in site.backends]
+            if all(answer.status_code == 200 for answer in answers):
+                return
+        time.sleep(0.2)
+    raise AssertionError("the web processes are not ready")
 
 
 def new_game(client: httpx.Client, seats: list[str]) -> dict[str, Any]:
