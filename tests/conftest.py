@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.postgres import PostgresServer, start_server
+from tests.redis_server import redis_server, require
 
 SPEC_DIR = Path(__file__).parent / "spec"
 
@@ -42,6 +43,13 @@ def postgres_server() -> Iterator[PostgresServer]:
     server = start_server()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A Redis server of the module's own (skipped without one, see tests/redis_server.py)."""
+    with redis_server(require()) as url:
+        yield url
 
 
 def backends(slow_postgres: bool = False) -> list[pytest.ParameterSet]:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import queue
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -20,8 +18,6 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from redis import Redis
-from redis.exceptions import RedisError
 
 from tests.live import alive, children, free_port
 from tests.postgres import PostgresServer
@@ -114,29 +110,6 @@ def sees_every_move(watcher: str, players: list[str], moves: int) -> None:
         for version in range(moves):
             play(players[version % len(players)], game, version)
             assert versions.get(timeout=20) == version + 1
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    """A Redis server of its own (Debian's ``redis-server``) on a free port."""
-    program = shutil.which("redis-server")
-    if program is None:
-        pytest.skip("no redis-server (apt-get install redis-server)")
-    port, folder = free_port(), tempfile.mkdtemp(prefix="bordspel-redis-")
-    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    process = subprocess.Popen([program, *options, "--dir", folder], stdout=subprocess.DEVNULL)
-    try:
-        client, deadline = Redis(port=port), time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with suppress(RedisError):
-                if client.ping():
-                    break
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_stream_on_one_process_sees_the_moves_made_through_another(db: str) -> None:
