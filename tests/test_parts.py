@@ -5,6 +5,7 @@ the game packages, and ``import bordspel`` stays light."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -109,8 +110,20 @@ def test_mypy_strict_checks_every_built_in_part_against_its_type(tmp_path: Path)
 
 def test_the_compiled_modules_are_those_the_games_name() -> None:
     named = sorted(name for game in available_games() for name in game_spec(game).native)
-    sources = sorted(path.stem for path in (SRC / "bordspel" / "_native").glob("*.pyx"))
-    assert named == sources
+    sources = [path.stem for path in (SRC / "bordspel" / "_native").glob("*.pyx")]
+    assert named == sorted(sources + list(compiled_twins()))
+
+
+def compiled_twins() -> dict[str, str]:
+    """setup.py's ``COMPILED_TWINS``: the modules compiled from a pure-Python module, and its path."""
+    tree = ast.parse((SRC.parent / "setup.py").read_text())
+    (value,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED_TWINS"
+    ]
+    twins: dict[str, str] = ast.literal_eval(value)
+    return twins
 
 
 def test_each_solver_brings_its_own_arguments() -> None:

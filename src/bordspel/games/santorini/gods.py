@@ -143,8 +143,9 @@ class Walk:
         self.no_win = 0
         for god, _ in rivals:
             self.no_win |= god.blocked_wins()
-        self.restricting = [(g, c) for g, c in rivals if type(g).unbuildable is not God.unbuildable]
-        self.charming = [(g, c) for g, c in rivals if type(g).charm is not God.charm]
+        # the powers that override these hooks (looked up by name: compiled, a method is no object)
+        self.restricting = [(g, c) for g, c in rivals if "unbuildable" in type(g).__dict__]
+        self.charming = [(g, c) for g, c in rivals if "charm" in type(g).__dict__]
         self.actions: list[int] = []
         self.stage_gods: list[God] = []
         self.stages: list[int] = []
@@ -178,6 +179,7 @@ class Walk:
         self.stages.append(stage)
 
     def pop(self) -> None:
+        """Take back the stage pushed last."""
         self.stage_gods.pop()
         self.stages.pop()
 
@@ -301,6 +303,7 @@ class Walk:
         return NEIGHBOURS[cell] & self.free() & ~self.too_high(self.height(cell) + self.climb(no_up))
 
     def climb(self, no_up: bool) -> int:
+        """How many levels a worker may step up: none when a power forbids it."""
         return 0 if no_up or self.no_climb else MAX_CLIMB
 
     def has_piece(self, cell: int, dome: bool) -> bool:
