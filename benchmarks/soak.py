@@ -402,7 +402,11 @@ def settle(site: Site, traffic: Traffic, args: argparse.Namespace) -> tuple[int,
     while len(made(site.db, traffic.owed)) < len(traffic.owed) and time.monotonic() < end:
         time.sleep(0.5)
     written = made(site.db, traffic.owed)
-    stuck = sum(written.get(key, math.inf) - at > deadline(args) for key, at in traffic.owed.items())
+    waits = {key: written.get(key, math.inf) - at for key, at in traffic.owed.items()}
+    stuck = sum(wait > deadline(args) for wait in waits.values())
+    for (game, ply), wait in waits.items():
+        if wait > deadline(args):
+            print(f"stuck: game {game} ply {ply}: owed {wait:.1f} s (allowed {deadline(args):.1f} s)")
     records: dict[str, list[str]] = {}
     with traffic.client("127.0.0.2") as client:
         for game in traffic.games:
