@@ -95,13 +95,16 @@ cdef class Athena(God):
 cdef class Atlas(God):
     cpdef void builds(self, Walk walk)
 
-cdef class Demeter(God):
+cdef class SecondBuild(God):
     cpdef void builds(self, Walk walk)
     cpdef void resume(self, Walk walk, int stage)
+    cpdef void second_build(self, Walk walk, int first)
 
-cdef class Hephaestus(God):
-    cpdef void builds(self, Walk walk)
-    cpdef void resume(self, Walk walk, int stage)
+cdef class Demeter(SecondBuild):
+    cpdef void second_build(self, Walk walk, int first)
+
+cdef class Hephaestus(SecondBuild):
+    cpdef void second_build(self, Walk walk, int first)
 
 cdef class Hermes(God):
     cpdef void turn(self, Walk walk)
@@ -146,9 +149,8 @@ cdef class Eros(God):
 cdef class Hera(God):
     cpdef long long blocked_wins(self)
 
-cdef class Hestia(God):
-    cpdef void builds(self, Walk walk)
-    cpdef void resume(self, Walk walk, int stage)
+cdef class Hestia(SecondBuild):
+    cpdef void second_build(self, Walk walk, int first)
 
 cdef class Hypnus(God):
     cpdef long long frozen(self, Walk walk, int colour)

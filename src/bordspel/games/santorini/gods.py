@@ -667,44 +667,44 @@ class Atlas(God):
         walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)], domes=True)
 
 
-class Demeter(God):
+class SecondBuild(God):
+    """A god whose worker may build once more after its build (the base of Demeter, Hephaestus
+    and Hestia): the turn as written after the first build, then :meth:`second_build`."""
+
+    SECOND = 10
+
+    def builds(self, walk: Walk) -> None:
+        walk.push(self, self.SECOND)
+        God.builds(self, walk)
+        walk.pop()
+
+    def resume(self, walk: Walk, stage: int) -> None:
+        if stage == self.SECOND:
+            walk.proceed()
+            self.second_build(walk, walk.actions[-1] & 63)
+        else:
+            God.resume(self, walk, stage)
+
+    def second_build(self, walk: Walk, first: int) -> None:
+        """Each second build after the first on ``first``, then the rest of the turn."""
+
+
+class Demeter(SecondBuild):
     name = "demeter"
     text = "Your Build: Your Worker may build one additional time, but not on the same space."
-    SECOND = 10
 
-    def builds(self, walk: Walk) -> None:
-        walk.push(self, self.SECOND)
-        God.builds(self, walk)
-        walk.pop()
-
-    def resume(self, walk: Walk, stage: int) -> None:
-        if stage == self.SECOND:
-            walk.proceed()
-            done = walk.actions[-1] & 63
-            walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~(1 << done))
-        else:
-            God.resume(self, walk, stage)
+    def second_build(self, walk: Walk, first: int) -> None:
+        walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~(1 << first))
 
 
-class Hephaestus(God):
+class Hephaestus(SecondBuild):
     name = "hephaestus"
     text = "Your Build: Your Worker may build one additional block (not dome) on top of your first block."
-    SECOND = 10
 
-    def builds(self, walk: Walk) -> None:
-        walk.push(self, self.SECOND)
-        God.builds(self, walk)
-        walk.pop()
-
-    def resume(self, walk: Walk, stage: int) -> None:
-        if stage == self.SECOND:
-            walk.proceed()
-            cell = walk.actions[-1] & 63
-            level = walk.height(cell)
-            if level < 3 and walk.has_piece(cell, False) and walk.may_build(cell, level):
-                walk.build(cell, False)
-        else:
-            God.resume(self, walk, stage)
+    def second_build(self, walk: Walk, first: int) -> None:
+        level = walk.height(first)
+        if level < 3 and walk.has_piece(first, False) and walk.may_build(first, level):
+            walk.build(first, False)
 
 
 class Hermes(God):
@@ -1026,23 +1026,13 @@ class Hera(God):
         return PERIMETER
 
 
-class Hestia(God):
+class Hestia(SecondBuild):
     name = "hestia"
     simple = False
     text = "Your Build: Your Worker may build one additional time, but this cannot be on a perimeter space."
-    SECOND = 10
 
-    def builds(self, walk: Walk) -> None:
-        walk.push(self, self.SECOND)
-        God.builds(self, walk)
-        walk.pop()
-
-    def resume(self, walk: Walk, stage: int) -> None:
-        if stage == self.SECOND:
-            walk.proceed()
-            walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~PERIMETER)
-        else:
-            God.resume(self, walk, stage)
+    def second_build(self, walk: Walk, first: int) -> None:
+        walk.builds_on(NEIGHBOURS[walk.cell(walk.worker)] & ~PERIMETER)
 
 
 class Hypnus(God):
