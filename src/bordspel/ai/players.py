@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -89,16 +89,26 @@ class Analyser(Player[MoveT], Protocol[MoveT]):
         (within ``limit``, else the player's own)."""
 
     def analysis(
-        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+        self,
+        state: State[MoveT],
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[MoveT] | None = None,
     ) -> Iterator[SearchResult]:
         """The analysis after every finished depth of the search (MCTS: one, at the end); with
-        ``multipv`` N, that of each of the best N lines in turn (``SearchResult.multipv``)."""
+        ``multipv`` N, that of each of the best N lines in turn (``SearchResult.multipv``); with
+        ``root_moves``, among those moves only (the engine protocol's ``searchmoves``)."""
 
     def analyse_lines(
-        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+        self,
+        state: State[MoveT],
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[MoveT] | None = None,
     ) -> list[SearchResult]:
-        """The best ``multipv`` root moves (fewer when fewer are legal), best first, each with its
-        score, depth and principal variation; ``limit``'s time and nodes are shared among them."""
+        """The best ``multipv`` root moves (fewer when fewer are legal; among ``root_moves`` when
+        given), best first, each with its score, depth and principal variation; ``limit``'s time
+        and nodes are shared among them."""
 
 
 def final_lines(results: Iterable[SearchResult]) -> list[SearchResult]:
@@ -116,12 +126,18 @@ def _line_limit(limit: Limit, lines: int) -> Limit:
     return Limit(time_share, limit.depth, nodes)
 
 
-def _line_count(state: State, multipv: int) -> int:
-    """How many lines a multi-PV analysis of ``state`` gives: ``multipv``, at most one a move."""
+def _line_count(state: State, multipv: int, root_moves: Sequence[Any] | None = None) -> int:
+    """How many lines a multi-PV analysis of ``state`` gives: ``multipv``, at most one a move
+    (of ``root_moves`` when given: legal moves, at least one)."""
     if multipv < 1:
         raise ValueError(f"multipv is the number of lines, 1 or more, not {multipv}")
     _require_moves(state)
-    return 1 if multipv == 1 else min(multipv, state.count_moves())
+    if root_moves is None:
+        return 1 if multipv == 1 else min(multipv, state.count_moves())
+    illegal = [move for move in root_moves if not state.is_legal(move)]
+    if not root_moves or illegal:
+        raise ValueError(f"the moves to search are legal moves, at least one, not {list(root_moves)!r}")
+    return min(multipv, len(root_moves))
 
 
 @dataclass(frozen=True)
@@ -315,24 +331,37 @@ class AlphaBetaPlayer(_Solving):
         self.last = result
         return result
 
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
         """The best ``multipv`` moves, best first (see :meth:`Analyser.analyse_lines`)."""
-        return final_lines(self.analysis(state, limit, multipv))
+        return final_lines(self.analysis(state, limit, multipv, root_moves))
 
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
         """The analysis after every finished depth (one proven answer when the solver settles it);
         with ``multipv`` N, each next line is a search without the moves of the lines before (and
-        no line is the opening table's, whose moves have no score to rank)."""
-        lines = _line_count(state, multipv)
-        if lines == 1:
+        no line is the opening table's, whose moves have no score to rank); with ``root_moves``,
+        a search without the other moves (neither solver nor opening table)."""
+        lines = _line_count(state, multipv, root_moves)
+        if lines == 1 and root_moves is None:
             yield from self._analysis(state, limit)
             return
         share = _line_limit(self.limit if limit is None else limit, lines)
-        excluded: list[Any] = []
+        excluded = [] if root_moves is None else [m for m in state.legal_moves() if m not in root_moves]
         for rank in range(1, lines + 1):
             stream = (
                 self._analysis(state, share, book=False)
-                if rank == 1
+                if rank == 1 and root_moves is None
                 else self._without(state, share, excluded)
             )
             for result in stream:
@@ -435,16 +464,25 @@ class MCTSPlayer(_Solving):
         most visited line as principal variation."""
         return self.analyse_lines(state, limit)[0]
 
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves, each as :meth:`analyse` describes the best;
-        a move the solver proves comes first, the search ranks the others."""
-        lines = _line_count(state, multipv)
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), each as
+        :meth:`analyse` describes the best; a move the solver proves comes first, the search
+        ranks the others."""
+        lines = _line_count(state, multipv, root_moves)
         start = self._begin(state, limit)
-        if start.proven is None:
-            return self._search(state, start, start.moves)[:lines]
+        candidates = state.legal_moves() if root_moves is None else list(root_moves)
+        if start.proven is None or start.proven.move not in candidates:
+            open_moves = start.moves if start.proven is None and root_moves is None else candidates
+            return self._search(state, start, open_moves)[:lines]
         if lines == 1:
             return [start.proven]
-        others = [move for move in state.legal_moves() if move != start.proven.move]
+        others = [move for move in candidates if move != start.proven.move]
         return [start.proven, *self._search(state, start, others, first_rank=2)[: lines - 1]]
 
     def _search(
@@ -475,6 +513,12 @@ class MCTSPlayer(_Solving):
             for rank, (line, value) in enumerate(found.ranked(), first_rank)
         ]
 
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
         """MCTS has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv)
+        yield from self.analyse_lines(state, limit, multipv, root_moves)

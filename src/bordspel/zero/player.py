@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -88,16 +88,28 @@ class ZeroPlayer:
         the most visited line as principal variation (see :meth:`analyse_lines`)."""
         return self.analyse_lines(state, limit)[0]
 
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
         """Like MCTS, the search has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv)
+        yield from self.analyse_lines(state, limit, multipv, root_moves)
 
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves, best first (``playouts=0``: the network's
-        likeliest, its value as every line's score). ``limit``'s nodes are the playouts, its time
-        a bound; a depth is not a budget of this search."""
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), best first
+        (``playouts=0``: the network's likeliest, its value as every line's score). ``limit``'s
+        nodes are the playouts, its time a bound; a depth is not a budget of this search."""
         started = time.perf_counter()
-        root = self._searched(state, limit)
+        root = self._searched(state, limit, root_moves)
         seconds = time.perf_counter() - started
         ranks = np.argsort(-(root.visits if root.visits.any() else root.priors), kind="stable")
         visits = int(root.visits.sum())
@@ -108,12 +120,15 @@ class ZeroPlayer:
             lines.append(SearchResult(line[0], float(score), len(line), visits, seconds, line, multipv=rank))
         return lines
 
-    def _searched(self, state: State, limit: Limit | None) -> Node:
-        """The root of the search of ``state`` within ``limit`` (the player's own budget by default)."""
+    def _searched(self, state: State, limit: Limit | None, root_moves: Sequence[Any] | None) -> Node:
+        """The root of the search of ``state`` within ``limit`` (the player's own budget by
+        default), among ``root_moves`` when given."""
         network, encoder = self._network(state)
         root = Node(state, encoder)
         if root.outcome is not None:
             raise BordspelError("the game is over: there is no move to make")
+        if root_moves is not None:
+            root.keep_only(root_moves)
         playouts = self.playouts if limit is None or limit.nodes is None else limit.nodes
         seconds = self.time_limit if limit is None or limit.time is None else limit.time
         if playouts <= 0:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,16 @@ class Node:
         self.visits = np.zeros(count, dtype=np.float64)
         self.totals = np.zeros(count, dtype=np.float64)
         self.children: list[Node | None] = [None] * count
+
+    def keep_only(self, moves: Sequence[Any]) -> None:
+        """Search only ``moves`` here (legal moves, at least one; before the node is expanded)."""
+        kept = [index for index, move in enumerate(self.moves) if move in moves]
+        if not kept or len(kept) != len(set(moves)):
+            raise BordspelError(f"the moves to search are legal moves, at least one, not {list(moves)!r}")
+        self.moves = [self.moves[index] for index in kept]
+        self.actions = self.actions[kept]
+        self.priors, self.visits, self.totals = (np.zeros(len(kept)) for _ in range(3))
+        self.children = [None] * len(kept)
 
     @property
     def expanded(self) -> bool:
@@ -190,10 +200,11 @@ def _expand(leaves: list[Node], encoder: Encoder, evaluate: Evaluator, paths: li
     """Value ``leaves`` in one network call, set their priors and back the values up ``paths``."""
     if not leaves:
         return
-    _, actions, priors, values = evaluate_states([leaf.state for leaf in leaves], encoder, evaluate)
-    for leaf, legal, prior in zip(leaves, actions, priors):
-        chosen = prior[legal].astype(np.float64)
-        leaf.priors = chosen / chosen.sum() if chosen.sum() > 0 else np.full(len(legal), 1.0 / len(legal))
+    _, _, priors, values = evaluate_states([leaf.state for leaf in leaves], encoder, evaluate)
+    for leaf, prior in zip(leaves, priors):
+        chosen = prior[leaf.actions].astype(np.float64)  # the node's own moves (a root may keep only some)
+        count = len(leaf.actions)
+        leaf.priors = chosen / chosen.sum() if chosen.sum() > 0 else np.full(count, 1.0 / count)
     for path, value in zip(paths, values):
         mover = path[-1][0].state.to_move
         _backup(path, tuple(float(value) if seat == mover else -float(value) for seat in range(2)))
