@@ -317,10 +317,8 @@ class Search:
         """The deepest depth and the most nodes reported so far."""
         if not command.ponder:
             self.released.set()
-        infinite = command.infinite or command.ponder
-        limit = None if infinite else command.limit
         reader, writer = multiprocessing.Pipe(duplex=False)
-        args = (player, state, limit, multipv, infinite, command.root_moves, writer, os.getpid())
+        args = (player, state, command, multipv, writer, os.getpid())
         self.process = _SEARCH_CONTEXT.Process(target=_search, args=args, daemon=True)
         self.process.start()
         writer.close()
@@ -399,20 +397,11 @@ def _best_words(best: Any, line: Sequence[Any]) -> str:
     return str(best.to_str())
 
 
-def _search(
-    player: Player,
-    state: State,
-    limit: Limit | None,
-    multipv: int,
-    infinite: bool,
-    root_moves: list[Any] | None,
-    writer: Connection,
-    parent: int,
-) -> None:
+def _search(player: Player, state: State, command: Go, multipv: int, writer: Connection, parent: int) -> None:
     """The child process: every result of the search, then None."""
     _die_with_parent(parent)
     try:
-        for message in _results(player, state, limit, multipv, infinite, root_moves):
+        for message in _results(player, state, command, multipv):
             writer.send(message)
     except (BordspelError, ValueError) as error:
         writer.send(str(error))
@@ -461,20 +450,15 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _results(
-    player: Player,
-    state: State,
-    limit: Limit | None,
-    multipv: int,
-    infinite: bool,
-    root_moves: list[Any] | None,
-) -> Iterator[Any]:
-    """What the search says as it goes: analyses, or the move of a player that does not search."""
+def _results(player: Player, state: State, command: Go, multipv: int) -> Iterator[Any]:
+    """What the search says as it goes: analyses, or the move of a player that does not search
+    (a ponder search goes on until stopped, as an infinite one)."""
     if not isinstance(player, Analyser):
         yield player.step(state)
         return
-    if not infinite:
-        yield from player.analysis(state, limit, multipv, root_moves)
+    root_moves = command.root_moves
+    if not (command.infinite or command.ponder):
+        yield from player.analysis(state, command.limit, multipv, root_moves)
         return
     if not getattr(player, "searches_in_rounds", False):
         yield from player.analysis(state, Limit(), multipv, root_moves)  # deepens until stopped

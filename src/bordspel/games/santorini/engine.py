@@ -983,10 +983,20 @@ def _hashable(move: Any) -> bool:
 def _alike_in_order(workers: tuple[int, ...], powers: Powers | None) -> tuple[int, ...]:
     """``workers`` with each colour's two in square order, or as they are when a power in play
     tells a colour's workers apart (Selene's female worker)."""
-    if powers is not None and any(GODS[name].tells_workers_apart for name in powers.gods if name):
+    if powers is not None and _tell_apart(powers.gods):
         return workers
-    pairs = (sorted(workers[i : i + 2]) for i in range(0, len(workers), 2))
-    return tuple(cell for pair in pairs for cell in pair)
+    cells = None
+    for i in range(0, len(workers), 2):
+        if workers[i] > workers[i + 1]:
+            cells = cells or list(workers)
+            cells[i], cells[i + 1] = workers[i + 1], workers[i]
+    return workers if cells is None else tuple(cells)
+
+
+@functools.cache
+def _tell_apart(gods: tuple[str, ...]) -> bool:
+    """Whether a power among ``gods`` tells a colour's workers apart."""
+    return any(GODS[name].tells_workers_apart for name in gods if name)
 
 
 @functools.lru_cache(maxsize=64)
