@@ -35,7 +35,7 @@ from typing import IO, Any, NoReturn, TypeVar, overload
 
 from bordspel.ai import search
 from bordspel.core import BordspelError, State, check_int
-from bordspel.engine.protocol import Info, Score, parse_info
+from bordspel.engine.protocol import CLOCK_WORDS, INCREMENT_WORDS, Info, Score, parse_info
 
 __all__ = [
     "AnalysisResult",
@@ -66,10 +66,6 @@ QUIT_WAIT = 1.0
 
 LIVENESS_CHECK = 0.25
 """Seconds between the driver's checks, while it waits for a line, that the engine still runs."""
-
-CLOCK_WORDS = ("wtime", "btime", "time3", "time4")
-"""``go``'s words for each seat's clock, in seat order (UCI's two, then the protocol's own)."""
-INCREMENT_WORDS = ("winc", "binc", "inc3", "inc4")
 
 T = TypeVar("T")
 

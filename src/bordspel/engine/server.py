@@ -21,7 +21,7 @@ from bordspel.ai.players import Analyser, Player
 from bordspel.ai.registry import make_player
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
-from bordspel.engine.protocol import PROTOCOL_VERSION, info_line
+from bordspel.engine.protocol import CLOCK_WORDS, INCREMENT_WORDS, PROTOCOL_VERSION, info_line
 from bordspel.game_options import option_defaults, parse_options
 
 __all__ = ["EngineServer", "Go", "clock_budget", "parse_go", "serve"]
@@ -34,9 +34,6 @@ PR_SET_PDEATHSIG = 1
 PARENT_CHECK = 0.5
 """Seconds between a search process's checks that the engine still runs (where Linux's
 parent-death signal is not to be had)."""
-CLOCK_WORDS = ("wtime", "btime", "time3", "time4")
-"""``go``'s words for the time left on each seat's clock, in seat order (UCI's two, then ours)."""
-INCREMENT_WORDS = ("winc", "binc", "inc3", "inc4")
 BUDGET_WORDS = ("depth", "nodes", "movetime", "movestogo", *CLOCK_WORDS, *INCREMENT_WORDS)
 FLAG_WORDS = ("infinite", "ponder", "searchmoves")
 MOVES_TO_GO = 30
