@@ -13,6 +13,7 @@ its share, the search the rest, and both stop within a few milliseconds of their
 
 from __future__ import annotations
 
+import abc
 import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -45,6 +46,7 @@ __all__ = [
     "Player",
     "Proven",
     "RandomPlayer",
+    "SearchesInRounds",
     "SolverEndgame",
     "close_player",
 ]
@@ -422,15 +424,43 @@ class AlphaBetaPlayer(_Solving):
         return searcher if fast is None else fast
 
 
-class MCTSPlayer(_Solving):
+class SearchesInRounds(abc.ABC):
+    """A search with no depths to stream (MCTS, zero): it reports its lines once, at its end;
+    an infinite analysis runs ever longer searches."""
+
+    searches_in_rounds: ClassVar[bool] = True
+
+    @abc.abstractmethod
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The best ``multipv`` root moves (see :meth:`Analyser.analyse_lines`)."""
+
+    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
+        """The best line of :meth:`analyse_lines`."""
+        return self.analyse_lines(state, limit)[0]
+
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
+        """The lines of :meth:`analyse_lines`, at the end of the search."""
+        yield from self.analyse_lines(state, limit, multipv, root_moves)
+
+
+class MCTSPlayer(_Solving, SearchesInRounds):
     """Monte Carlo tree search, seeded: UCT with random playouts (the game's own when it has
     them), or PUCT with a ``guide`` (the game's move priors and leaf values).
 
     With ``reuse`` the subtree of the position reached is kept from the previous move.
     """
-
-    searches_in_rounds: ClassVar[bool] = True
-    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
 
     def __init__(
         self,
@@ -459,11 +489,6 @@ class MCTSPlayer(_Solving):
         """The move of ``analyse(state)``."""
         return self.analyse(state).move
 
-    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
-        """The most visited move, its mean return (x 100 as the score), playouts as nodes, the
-        most visited line as principal variation."""
-        return self.analyse_lines(state, limit)[0]
-
     def analyse_lines(
         self,
         state: State,
@@ -471,9 +496,9 @@ class MCTSPlayer(_Solving):
         multipv: int = 1,
         root_moves: Sequence[Any] | None = None,
     ) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves (among ``root_moves`` when given), each as
-        :meth:`analyse` describes the best; a move the solver proves comes first, the search
-        ranks the others."""
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), each with its
+        mean return (x 100 as the score), the playouts as nodes and its most visited line as
+        principal variation; a move the solver proves comes first, the search ranks the others."""
         lines = _line_count(state, multipv, root_moves)
         start = self._begin(state, limit)
         candidates = state.legal_moves() if root_moves is None else list(root_moves)
@@ -512,13 +537,3 @@ class MCTSPlayer(_Solving):
             SearchResult(line[0], 100 * value, len(line), found.playouts, seconds, line, multipv=rank)
             for rank, (line, value) in enumerate(found.ranked(), first_rank)
         ]
-
-    def analysis(
-        self,
-        state: State,
-        limit: Limit | None = None,
-        multipv: int = 1,
-        root_moves: Sequence[Any] | None = None,
-    ) -> Iterator[SearchResult]:
-        """MCTS has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv, root_moves)

@@ -281,10 +281,12 @@ class MultiAgentVectorEnv:
 
     @property
     def num_agents(self) -> int:
+        """How many agents play (every seat)."""
         return len(self.agents)
 
     @property
     def max_num_agents(self) -> int:
+        """How many agents there can be (the seats)."""
         return len(self.possible_agents)
 
     @property

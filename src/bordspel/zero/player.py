@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
+from bordspel.ai.players import SearchesInRounds
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State
 from bordspel.rl.codecs import codec_for
@@ -58,11 +59,8 @@ class OnnxNetwork:
         return masked_softmax(logits, masks), np.asarray(values, dtype=np.float32)
 
 
-class ZeroPlayer:
+class ZeroPlayer(SearchesInRounds):
     """Plays the most visited move of a search guided by the network (see the module docstring)."""
-
-    searches_in_rounds: ClassVar[bool] = True
-    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
 
     def __init__(
         self,
@@ -83,21 +81,6 @@ class ZeroPlayer:
         """The most visited move after the search (the network's likeliest with ``playouts=0``)."""
         return self.analyse(state).move
 
-    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
-        """The most visited move, its mean value x 100 as the score, the root's visits as nodes,
-        the most visited line as principal variation (see :meth:`analyse_lines`)."""
-        return self.analyse_lines(state, limit)[0]
-
-    def analysis(
-        self,
-        state: State,
-        limit: Limit | None = None,
-        multipv: int = 1,
-        root_moves: Sequence[Any] | None = None,
-    ) -> Iterator[SearchResult]:
-        """Like MCTS, the search has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv, root_moves)
-
     def analyse_lines(
         self,
         state: State,
@@ -105,9 +88,11 @@ class ZeroPlayer:
         multipv: int = 1,
         root_moves: Sequence[Any] | None = None,
     ) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves (among ``root_moves`` when given), best first
-        (``playouts=0``: the network's likeliest, its value as every line's score). ``limit``'s
-        nodes are the playouts, its time a bound; a depth is not a budget of this search."""
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), best first,
+        each with its mean value x 100 as the score, the root's visits as nodes and its most
+        visited line as principal variation (``playouts=0``: the network's likeliest, its value
+        as every line's score). ``limit``'s nodes are the playouts, its time a bound; a depth is
+        not a budget of this search."""
         started = time.perf_counter()
         root = self._searched(state, limit, root_moves)
         seconds = time.perf_counter() - started
