@@ -5,7 +5,8 @@ likeliest move).
 ``make_player("zero", game)`` uses the network shipped for the game and its options
 (``bordspel/zero/data/NAME.onnx``, :func:`bordspel.zero.data_name`); ``zero:model=PATH`` any
 other (a run's ``network.onnx``). Options: ``playouts`` (searched leaves a move, default 200),
-``time`` (seconds a move at most).
+``time`` (seconds a move at most), ``gumbel`` (the root moves Gumbel sequential halving
+considers, ``SequentialHalving``; 0, the default: PUCT at the root, the most visited move).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ class OnnxNetwork:
 
 
 class ZeroPlayer(SearchesInRounds):
-    """Plays the most visited move of a search guided by the network (see the module docstring)."""
+    """Plays the most visited move of a search guided by the network, or with ``gumbel`` the
+    move Gumbel sequential halving chooses (see the module docstring)."""
 
     def __init__(
         self,
@@ -68,9 +70,10 @@ class ZeroPlayer(SearchesInRounds):
         playouts: int = DEFAULT_PLAYOUTS,
         time_limit: float | None = None,
         seed: int | None = None,
+        gumbel: int = 0,
     ) -> None:
         self.name = "zero"
-        self.model, self.playouts, self.time_limit = model, playouts, time_limit
+        self.model, self.playouts, self.time_limit, self.gumbel = model, playouts, time_limit, gumbel
         self.rng = np.random.default_rng(seed)
         self.networks: dict[str, tuple[OnnxNetwork, Encoder]] = {}
 
@@ -97,6 +100,8 @@ class ZeroPlayer(SearchesInRounds):
         root = self._searched(state, limit, root_moves)
         seconds = time.perf_counter() - started
         ranks = np.argsort(-(root.visits if root.visits.any() else root.priors), kind="stable")
+        if root.halving is not None:  # its choice first, the other moves by visits
+            ranks = np.array([root.best(), *(int(i) for i in ranks if i != root.best())])
         visits = int(root.visits.sum())
         lines = []
         for rank, index in enumerate(ranks[: max(1, multipv)], 1):
@@ -122,7 +127,7 @@ class ZeroPlayer(SearchesInRounds):
             root.totals[:] = float(values[0])  # the network's value, for the score
             return root
         deadline = None if seconds is None else time.monotonic() + seconds
-        settings = SearchSettings(simulations=playouts)
+        settings = SearchSettings(simulations=playouts, gumbel=self.gumbel)
         batched_search([root], encoder, network.evaluate, settings, self.rng, deadline)
         return root
 
