@@ -5,8 +5,9 @@ likeliest move).
 ``make_player("zero", game)`` uses the network shipped for the game and its options
 (``bordspel/zero/data/NAME.onnx``, :func:`bordspel.zero.data_name`); ``zero:model=PATH`` any
 other (a run's ``network.onnx``). Options: ``playouts`` (searched leaves a move, default 200),
-``time`` (seconds a move at most), ``gumbel`` (the root moves Gumbel sequential halving
-considers, ``SequentialHalving``; 0, the default: PUCT at the root, the most visited move).
+``time`` (seconds a move at most), ``gumbel`` (the root moves sequential halving considers,
+``SequentialHalving``, without the Gumbel noise that self-play explores with; 0, the default:
+PUCT at the root, the most visited move).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ class ZeroPlayer(SearchesInRounds):
             root.totals[:] = float(values[0])  # the network's value, for the score
             return root
         deadline = None if seconds is None else time.monotonic() + seconds
-        settings = SearchSettings(simulations=playouts, gumbel=self.gumbel)
+        settings = SearchSettings(simulations=playouts, gumbel=self.gumbel, gumbel_scale=0.0)  # its best
         batched_search([root], encoder, network.evaluate, settings, self.rng, deadline)
         return root
 

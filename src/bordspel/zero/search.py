@@ -142,14 +142,16 @@ class Node:
 class SearchSettings:
     """How a search runs: ``simulations`` leaves a tree, PUCT's ``exploration`` constant,
     Dirichlet noise at the root (``noise`` its weight, 0 for none; ``alpha`` its concentration),
-    and ``gumbel``: the root's moves sampled with Gumbel noise and visited by sequential halving
-    (:class:`SequentialHalving`; 0 for PUCT at the root)."""
+    and ``gumbel``: the root's moves sampled with Gumbel noise (times ``gumbel_scale``: 1 to
+    explore in self-play, 0 to play one's best, as mctx advises for evaluation) and visited by
+    sequential halving (:class:`SequentialHalving`; 0 for PUCT at the root)."""
 
     simulations: int = 32
     exploration: float = 1.5
     noise: float = 0.0
     alpha: float = 0.3
     gumbel: int = 0
+    gumbel_scale: float = 1.0
 
 
 GUMBEL_VISIT_SCALE = 50.0
@@ -165,9 +167,11 @@ class SequentialHalving:
     survivor by the same score. The paper finds it improves on the prior even with a handful of
     simulations, where PUCT at the root barely leaves it."""
 
-    def __init__(self, root: Node, considered: int, simulations: int, rng: np.random.Generator) -> None:
+    def __init__(
+        self, root: Node, considered: int, simulations: int, rng: np.random.Generator, scale: float = 1.0
+    ) -> None:
         logits = np.log(np.maximum(root.priors, np.finfo(np.float64).tiny))
-        self.scores = rng.gumbel(size=len(root.moves)) + logits
+        self.scores = scale * rng.gumbel(size=len(root.moves)) + logits
         count = max(1, min(considered, len(root.moves)))
         self.survivors = [int(i) for i in np.argsort(-self.scores, kind="stable")[:count]]
         self.phases = max(1, math.ceil(math.log2(count)))
@@ -228,7 +232,9 @@ def batched_search(
             root.priors = (1 - settings.noise) * root.priors + settings.noise * noise
     if settings.gumbel:
         for root in roots:
-            root.halving = SequentialHalving(root, settings.gumbel, settings.simulations, rng)
+            root.halving = SequentialHalving(
+                root, settings.gumbel, settings.simulations, rng, settings.gumbel_scale
+            )
     for _ in range(settings.simulations):
         if deadline is not None and time.monotonic() > deadline:
             return
