@@ -5,7 +5,9 @@ Modes: ``die`` (exits with code 3 in the middle of a search, after a word on std
 (never answers ``go`` nor ``stop``), ``garbage`` (answers ``go`` with a line of no protocol),
 ``mute`` (never answers the greeting), ``illegal`` (answers ``go`` with an illegal move),
 ``forks`` (starts a process that keeps its stdout, then searches for ever), ``chatty`` (says
-more in ``info`` than the protocol has, as another engine may, then plays ``A``).
+more in ``info`` than the protocol has, as another engine may, then plays ``A``), ``echo`` (says
+each ``go`` back as ``info string``, plays ``A`` expecting the reply ``a1:B``; a ``go ponder``
+waits for ``ponderhit``, then says depth 7 and plays ``b1:C``, or for ``stop``).
 """
 
 import subprocess
@@ -19,10 +21,26 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def echo(line: str) -> None:
+    """The ``echo`` mode's answer to one command."""
+    words = line.split()
+    if words[:1] == ["go"] and "ponder" not in words:
+        say("info string " + " ".join(words))
+        say("info depth 1 score cp 3 pv A a1:B")
+        say("bestmove A ponder a1:B")
+    elif words[:1] == ["ponderhit"]:
+        say("info depth 7 score cp 5 pv b1:C")
+        say("bestmove b1:C")
+    elif words[:1] == ["stop"]:
+        say("bestmove b1:C")
+
+
 def main(mode: str) -> None:
     for line in sys.stdin:
         command = line.split()[0] if line.split() else ""
-        if command == "bordspel" and mode != "mute":
+        if mode == "echo" and command in ("go", "ponderhit", "stop"):
+            echo(line)
+        elif command == "bordspel" and mode != "mute":
             for answer in GREETING:
                 say(answer)
         elif command == "isready":

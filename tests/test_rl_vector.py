@@ -270,6 +270,25 @@ def test_the_multi_agent_view_plays_gods() -> None:
     check_multi_agent(env, steps=4, seed=2)
 
 
+def test_the_multi_agent_view_has_every_agent_s_spaces_and_takes_pettingzoo_s_wrappers() -> None:
+    wrappers = pytest.importorskip("pettingzoo.utils.wrappers")
+    env = MultiAgentVectorEnv(4, "santorini", players=3)
+    wrapped = wrappers.BaseParallelWrapper(env)
+    assert wrapped.unwrapped is env and env.unwrapped is env
+    assert env.agents == env.possible_agents and env.num_agents == env.max_num_agents == 3
+    assert env.metadata["name"] == "bordspel_santorini_vector_v0"
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        actions = random_actions(info["action_mask"], rng)
+        for agent in env.possible_agents:
+            space, moves = wrapped.observation_space(agent), wrapped.action_space(agent)
+            assert space.shape == (4, *env.single_observation_space.shape) and space.contains(obs)
+            assert moves.contains(actions.astype(moves.dtype))
+        obs, _, _, _, info = env.step(actions)
+    env.close()
+
+
 def trajectory(vector: BordspelVectorEnv, seed: int | list[int], steps: int) -> list[np.ndarray]:
     """Everything the environment returns over ``steps`` random steps from ``reset(seed)``."""
     rng = np.random.default_rng(0)

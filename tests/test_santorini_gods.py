@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bordspel.core import IllegalMoveError, NotationError, new_game
+from bordspel.core import IllegalMoveError, NotationError, canonical, new_game
 from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.generator import power_ending
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, God
@@ -347,3 +347,30 @@ def test_random_games_with_gods_end_for_a_named_reason() -> None:
     assert {"a worker climbed to level 3", "no legal turn"} <= reasons
     powers = {"Pan's power", "Chronus's power", "Eros's power"}
     assert reasons <= {"a worker climbed to level 3", "no legal turn", *powers}
+
+
+def test_selene_s_two_workers_are_not_alike() -> None:
+    """Her second worker is the female one: listing the pair the other way round is another
+    position (a colour's workers are alike otherwise), and an image keeps her female second."""
+    board = "00000/00000/00000/00000/00000"
+    female_on_a4 = SantoriniState.from_str(f"{board} workers=c2a4,e5d1 turn=1 players=2 gods=selene,pan")
+    female_on_c2 = SantoriniState.from_str(f"{board} workers=a4c2,e5d1 turn=1 players=2 gods=selene,pan")
+    assert female_on_a4 != female_on_c2 and female_on_a4.normalized() is female_on_a4
+    assert female_on_a4.legal_moves() != female_on_c2.legal_moves()
+    image = female_on_a4.transform(4)
+    assert image.to_str().split()[1] == "workers=c2e4,a5b1"
+    images = [female_on_a4.transform_move(turn, 4) for turn in female_on_a4.legal_moves()]
+    assert sorted(map(str, images)) == sorted(map(str, image.legal_moves()))
+    plain = SantoriniState.from_str(f"{board} workers=c2a4,e5d1 turn=1 players=2 gods=apollo,pan")
+    assert plain == SantoriniState.from_str(f"{board} workers=a4c2,e5d1 turn=1 players=2 gods=apollo,pan")
+
+
+def test_morpheus_s_placements_commute_with_the_symmetries_and_keep_his_pieces() -> None:
+    state = new_game("santorini", gods="morpheus,pan")
+    for move in state.legal_moves()[::7]:
+        for symmetry in range(8):
+            image = state.transform(symmetry).apply(state.transform_move(move, symmetry))
+            assert image == state.apply(move).transform(symmetry), (move, symmetry)
+    left, right = state.play("a3d3"), state.play("b3e3")
+    assert canonical(left).to_str() == canonical(right).to_str()
+    assert canonical(left).to_str().endswith(" gods=morpheus,pan")

@@ -56,6 +56,40 @@ def test_the_batched_search_finds_a_win_in_one_and_values_all_leaves_in_one_call
     assert len(network.batches) <= 61 and max(network.batches) == len(states)
 
 
+def test_gumbel_sequential_halving_finds_a_win_in_one_with_a_few_simulations() -> None:
+    tictactoe = type(new_game("tictactoe"))
+    encoder, network = encoder_of(new_game("tictactoe")), UniformNetwork()
+    for seed, text in enumerate(MATES):
+        state = tictactoe.from_str(text)
+        root = Node(state, encoder)
+        settings = SearchSettings(simulations=8, gumbel=16)
+        batched_search([root], encoder, network, settings, np.random.default_rng(seed))
+        assert root.halving is not None and root.visits.sum() == 8
+        assert state.apply(root.moves[root.best()]).outcome().winner == state.to_move, text
+
+
+def test_gumbel_visits_only_the_considered_moves_and_halves_them() -> None:
+    state = new_game("tictactoe")
+    encoder = encoder_of(state)
+    root = Node(state, encoder)
+    batched_search([root], encoder, UniformNetwork(), SearchSettings(16, gumbel=4), np.random.default_rng(1))
+    halving = root.halving
+    assert halving is not None and len(halving.survivors) == 2 and root.best() in halving.survivors
+    considered = set(np.argsort(-halving.scores, kind="stable")[:4].tolist())
+    assert set(np.flatnonzero(root.visits).tolist()) == considered and root.visits.sum() == 16
+    # two phases of 8 simulations: 2 visits each of the 4, then 4 more each of the better 2
+    assert sorted(root.visits[list(considered)].tolist()) == [2.0, 2.0, 6.0, 6.0]
+
+
+def test_the_zero_player_with_gumbel_plays_what_its_seed_repeats() -> None:
+    pytest.importorskip("onnxruntime")
+    state = new_game("quarto").play("A")
+    moves = {make_player("zero:playouts=8,gumbel=8", "quarto", seed=5).step(state) for _ in range(2)}
+    assert len(moves) == 1 and moves <= set(state.legal_moves())
+    with pytest.raises(BordspelError, match="gumbel=-1 needs a whole number of at least 0"):
+        make_player("zero:gumbel=-1", "quarto")
+
+
 def test_symmetric_copies_move_the_visit_shares_with_transform_move() -> None:
     rng = random.Random(3)
     state = new_game("hermit", size=5)

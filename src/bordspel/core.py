@@ -444,6 +444,11 @@ class State(abc.ABC, Generic[MoveT]):
         self._check_symmetry(symmetry)
         return move
 
+    def normalized(self: S) -> S:
+        """This position written its one normal way: itself, unless the game can write one
+        position several ways (Santorini lists a colour's alike workers in square order)."""
+        return self
+
     def _check_symmetry(self, symmetry: int) -> int:
         return check_int(symmetry, f"a symmetry of {self.name}", 0, self.symmetries() - 1)
 
@@ -489,14 +494,15 @@ def check_text(text: object, limit: int, what: str) -> str:
 
 
 def canonical(state: S) -> S:
-    """The least image of ``state`` under its symmetries, by position string: positions that
-    are images of each other have the same canonical form."""
-    return state.transform(canonical_symmetry(state))
+    """The least image of ``state`` under its symmetries, by the position string of its
+    ``normalized()`` form: positions that are images of each other have the same canonical form,
+    written the same way."""
+    return state.transform(canonical_symmetry(state)).normalized()
 
 
 def canonical_symmetry(state: State) -> int:
     """The symmetry that takes ``state`` to its canonical form (the lowest number on a tie)."""
-    texts = [state.transform(symmetry).to_str() for symmetry in range(state.symmetries())]
+    texts = [state.transform(symmetry).normalized().to_str() for symmetry in range(state.symmetries())]
     return texts.index(min(texts))
 
 

@@ -13,9 +13,10 @@ its share, the search the rest, and both stop within a few milliseconds of their
 
 from __future__ import annotations
 
+import abc
 import random
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -45,6 +46,7 @@ __all__ = [
     "Player",
     "Proven",
     "RandomPlayer",
+    "SearchesInRounds",
     "SolverEndgame",
     "close_player",
 ]
@@ -89,16 +91,26 @@ class Analyser(Player[MoveT], Protocol[MoveT]):
         (within ``limit``, else the player's own)."""
 
     def analysis(
-        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+        self,
+        state: State[MoveT],
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[MoveT] | None = None,
     ) -> Iterator[SearchResult]:
         """The analysis after every finished depth of the search (MCTS: one, at the end); with
-        ``multipv`` N, that of each of the best N lines in turn (``SearchResult.multipv``)."""
+        ``multipv`` N, that of each of the best N lines in turn (``SearchResult.multipv``); with
+        ``root_moves``, among those moves only (the engine protocol's ``searchmoves``)."""
 
     def analyse_lines(
-        self, state: State[MoveT], limit: Limit | None = None, multipv: int = 1
+        self,
+        state: State[MoveT],
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[MoveT] | None = None,
     ) -> list[SearchResult]:
-        """The best ``multipv`` root moves (fewer when fewer are legal), best first, each with its
-        score, depth and principal variation; ``limit``'s time and nodes are shared among them."""
+        """The best ``multipv`` root moves (fewer when fewer are legal; among ``root_moves`` when
+        given), best first, each with its score, depth and principal variation; ``limit``'s time
+        and nodes are shared among them."""
 
 
 def final_lines(results: Iterable[SearchResult]) -> list[SearchResult]:
@@ -116,12 +128,18 @@ def _line_limit(limit: Limit, lines: int) -> Limit:
     return Limit(time_share, limit.depth, nodes)
 
 
-def _line_count(state: State, multipv: int) -> int:
-    """How many lines a multi-PV analysis of ``state`` gives: ``multipv``, at most one a move."""
+def _line_count(state: State, multipv: int, root_moves: Sequence[Any] | None = None) -> int:
+    """How many lines a multi-PV analysis of ``state`` gives: ``multipv``, at most one a move
+    (of ``root_moves`` when given: legal moves, at least one)."""
     if multipv < 1:
         raise ValueError(f"multipv is the number of lines, 1 or more, not {multipv}")
     _require_moves(state)
-    return 1 if multipv == 1 else min(multipv, state.count_moves())
+    if root_moves is None:
+        return 1 if multipv == 1 else min(multipv, state.count_moves())
+    illegal = [move for move in root_moves if not state.is_legal(move)]
+    if not root_moves or illegal:
+        raise ValueError(f"the moves to search are legal moves, at least one, not {list(root_moves)!r}")
+    return min(multipv, len(root_moves))
 
 
 @dataclass(frozen=True)
@@ -315,24 +333,37 @@ class AlphaBetaPlayer(_Solving):
         self.last = result
         return result
 
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
         """The best ``multipv`` moves, best first (see :meth:`Analyser.analyse_lines`)."""
-        return final_lines(self.analysis(state, limit, multipv))
+        return final_lines(self.analysis(state, limit, multipv, root_moves))
 
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
         """The analysis after every finished depth (one proven answer when the solver settles it);
         with ``multipv`` N, each next line is a search without the moves of the lines before (and
-        no line is the opening table's, whose moves have no score to rank)."""
-        lines = _line_count(state, multipv)
-        if lines == 1:
+        no line is the opening table's, whose moves have no score to rank); with ``root_moves``,
+        a search without the other moves (neither solver nor opening table)."""
+        lines = _line_count(state, multipv, root_moves)
+        if lines == 1 and root_moves is None:
             yield from self._analysis(state, limit)
             return
         share = _line_limit(self.limit if limit is None else limit, lines)
-        excluded: list[Any] = []
+        excluded = [] if root_moves is None else [m for m in state.legal_moves() if m not in root_moves]
         for rank in range(1, lines + 1):
             stream = (
                 self._analysis(state, share, book=False)
-                if rank == 1
+                if rank == 1 and root_moves is None
                 else self._without(state, share, excluded)
             )
             for result in stream:
@@ -393,15 +424,43 @@ class AlphaBetaPlayer(_Solving):
         return searcher if fast is None else fast
 
 
-class MCTSPlayer(_Solving):
+class SearchesInRounds(abc.ABC):
+    """A search with no depths to stream (MCTS, zero): it reports its lines once, at its end;
+    an infinite analysis runs ever longer searches."""
+
+    searches_in_rounds: ClassVar[bool] = True
+
+    @abc.abstractmethod
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The best ``multipv`` root moves (see :meth:`Analyser.analyse_lines`)."""
+
+    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
+        """The best line of :meth:`analyse_lines`."""
+        return self.analyse_lines(state, limit)[0]
+
+    def analysis(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Iterator[SearchResult]:
+        """The lines of :meth:`analyse_lines`, at the end of the search."""
+        yield from self.analyse_lines(state, limit, multipv, root_moves)
+
+
+class MCTSPlayer(_Solving, SearchesInRounds):
     """Monte Carlo tree search, seeded: UCT with random playouts (the game's own when it has
     them), or PUCT with a ``guide`` (the game's move priors and leaf values).
 
     With ``reuse`` the subtree of the position reached is kept from the previous move.
     """
-
-    searches_in_rounds: ClassVar[bool] = True
-    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
 
     def __init__(
         self,
@@ -430,21 +489,25 @@ class MCTSPlayer(_Solving):
         """The move of ``analyse(state)``."""
         return self.analyse(state).move
 
-    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
-        """The most visited move, its mean return (x 100 as the score), playouts as nodes, the
-        most visited line as principal variation."""
-        return self.analyse_lines(state, limit)[0]
-
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves, each as :meth:`analyse` describes the best;
-        a move the solver proves comes first, the search ranks the others."""
-        lines = _line_count(state, multipv)
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), each with its
+        mean return (x 100 as the score), the playouts as nodes and its most visited line as
+        principal variation; a move the solver proves comes first, the search ranks the others."""
+        lines = _line_count(state, multipv, root_moves)
         start = self._begin(state, limit)
-        if start.proven is None:
-            return self._search(state, start, start.moves)[:lines]
+        candidates = state.legal_moves() if root_moves is None else list(root_moves)
+        if start.proven is None or start.proven.move not in candidates:
+            open_moves = start.moves if start.proven is None and root_moves is None else candidates
+            return self._search(state, start, open_moves)[:lines]
         if lines == 1:
             return [start.proven]
-        others = [move for move in state.legal_moves() if move != start.proven.move]
+        others = [move for move in candidates if move != start.proven.move]
         return [start.proven, *self._search(state, start, others, first_rank=2)[: lines - 1]]
 
     def _search(
@@ -474,7 +537,3 @@ class MCTSPlayer(_Solving):
             SearchResult(line[0], 100 * value, len(line), found.playouts, seconds, line, multipv=rank)
             for rank, (line, value) in enumerate(found.ranked(), first_rank)
         ]
-
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
-        """MCTS has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv)

@@ -296,6 +296,7 @@ def _zero(known: Knowledge, options: Options, seed: int | None) -> Player:
         DEFAULT_PLAYOUTS if playouts is None else playouts,
         options.number("time"),
         seed,
+        options.integer("gumbel", low=0) or 0,
     )
 
 

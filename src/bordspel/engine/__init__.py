@@ -5,6 +5,9 @@ manner of python-chess's ``chess.engine``::
         move = engine.play(state, Limit(time=0.5)).move
         lines = engine.analyse(state, Limit(depth=4), multipv=3)
 
+and for asyncio ``engine = await popen_engine(["bordspel", "engine"])``, whose methods are
+coroutines (:class:`AsyncEngine`).
+
 Every wait is bounded: an engine silent for ``timeout`` seconds beyond its search's own time
 raises :class:`EngineTimeout`, one that dies :class:`EngineTerminated` (with its exit code and
 last stderr lines), one that writes what the protocol has not :class:`EngineProtocolError`;
@@ -13,6 +16,7 @@ the engine is killed then, and on ``close``, with every process it started.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import queue
@@ -27,14 +31,16 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import IO, Any, NoReturn, overload
+from typing import IO, Any, NoReturn, TypeVar, overload
 
-from bordspel.ai.search import Limit
+from bordspel.ai import search
 from bordspel.core import BordspelError, State, check_int
-from bordspel.engine.protocol import Info, Score, parse_info
+from bordspel.engine.protocol import CLOCK_WORDS, INCREMENT_WORDS, Info, Score, parse_info
 
 __all__ = [
     "AnalysisResult",
+    "AsyncAnalysis",
+    "AsyncEngine",
     "EngineError",
     "EnginePlayer",
     "EngineProtocolError",
@@ -46,6 +52,7 @@ __all__ = [
     "PlayResult",
     "Score",
     "SimpleEngine",
+    "popen_engine",
 ]
 
 LINE_WORDS = ("id", "option", "bordspelok", "readyok", "info", "bestmove")
@@ -59,6 +66,36 @@ QUIT_WAIT = 1.0
 
 LIVENESS_CHECK = 0.25
 """Seconds between the driver's checks, while it waits for a line, that the engine still runs."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limit(search.Limit):
+    """How long the engine may think: ``time``, ``depth``, ``nodes`` (``bordspel.ai.Limit``'s),
+    and the clocks: ``clocks`` the seconds left on each seat's clock and ``increments`` the
+    seconds each gains a move (both in seat order), ``moves_to_go`` the moves until the clocks
+    are next topped up. The engine shares the clock of the seat to move out among its moves."""
+
+    clocks: tuple[float, ...] | None = None
+    increments: tuple[float, ...] | None = None
+    moves_to_go: int | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("clocks", "increments"):
+            values = getattr(self, name)
+            if values is not None and not _seconds_per_seat(values):
+                raise BordspelError(
+                    f"Limit({name}=...) is a tuple of seconds of at least 0, one a seat (at most"
+                    f" {len(CLOCK_WORDS)}), not {values!r}"
+                )
+        moves = self.moves_to_go
+        if moves is not None and (type(moves) is not int or moves < 1):
+            raise BordspelError(f"Limit(moves_to_go=...) is a whole number of at least 1, not {moves!r}")
+
+    def is_deterministic(self) -> bool:
+        return super().is_deterministic() and self.clocks is None
 
 
 class EngineError(BordspelError):
@@ -89,10 +126,20 @@ class Option:
 
 @dataclass(frozen=True)
 class PlayResult:
-    """The engine's move, and the last analysis it gave of it (None if it gave none)."""
+    """The engine's move, the last analysis it gave of it (None if it gave none), and the reply
+    it expects (``bestmove MOVE ponder REPLY``; None if it named none)."""
 
     move: Any
     info: Info | None
+    ponder: Any = None
+
+
+@dataclass(frozen=True)
+class Pondering:
+    """A ``go ponder`` running: the position it thinks on and its lines."""
+
+    state: State
+    lines: SearchLines
 
 
 class SimpleEngine:
@@ -109,6 +156,8 @@ class SimpleEngine:
         self.game: str | None = None
         """The engine's game (its option ``game``), as this driver last set it."""
         self.busy = False
+        self.pondering: Pondering | None = None
+        """The ponder search running since the last ``play(..., ponder=True)``, if any."""
         self._finalizer = weakref.finalize(self, _kill_group, process)
         threading.Thread(target=_pump, args=(process.stdout, self.lines.put, True), daemon=True).start()
         self._stderr_reader = threading.Thread(target=_pump, args=(process.stderr, self.stderr.append, False))
@@ -274,8 +323,18 @@ class SimpleEngine:
             raise EngineError(f"the engine refused {what}: {'; '.join(errors)}")
 
     def _idle(self) -> None:
+        if self.pondering is not None:
+            self.stop_pondering()
         if self.busy:
             raise EngineError("the engine is analysing: stop the analysis first")
+
+    def stop_pondering(self) -> None:
+        """End the ponder search (its move is not wanted)."""
+        pondering, self.pondering = self.pondering, None
+        if pondering is not None and self.busy:
+            self.send("stop")
+            for _ in pondering.lines:
+                pass
 
     def configure(self, options: Mapping[str, object]) -> None:
         """Set the engine's options (``{"player": "easy", "game.size": 4}``)."""
@@ -284,8 +343,16 @@ class SimpleEngine:
         if "game" in options:
             self.game = str(options["game"])
 
-    def _go(self, state: State, limit: Limit | None, multipv: int | None) -> SearchLines:
-        """Set up ``state`` (its game first) and the lines to find, then search."""
+    def _go(
+        self,
+        state: State,
+        limit: search.Limit | None,
+        multipv: int | None,
+        root_moves: Sequence[Any] | None = None,
+        ponder: bool = False,
+    ) -> SearchLines:
+        """Set up ``state`` (its game first) and the lines to find, then search (among
+        ``root_moves`` when given; as a ponder search with ``ponder``)."""
         if multipv is not None:
             check_int(multipv, "multipv (the number of best lines to report)", 1)
         if self.games and state.name not in self.games:
@@ -296,28 +363,69 @@ class SimpleEngine:
             lines.append(f"setoption name multipv value {multipv or 1}")
         self._checked(lines, f"the position {state.to_str()!r}")
         self.game = state.name
-        self.send(_go_command(limit))
+        self.send(_go_command(limit, root_moves, ponder))
         self.busy = True
-        return SearchLines(self, state, 0.0 if limit is None or limit.time is None else limit.time)
+        return SearchLines(self, state, _longest(limit, state))
 
-    def play(self, state: State, limit: Limit) -> PlayResult:
-        """The engine's move in ``state`` within ``limit``."""
-        lines = self._go(state, limit, None)
-        infos = list(lines)
-        ranked = [info for info in infos if info.multipv == 1 and info.string is None]
-        return PlayResult(lines.best, ranked[-1] if ranked else None)
+    def play(
+        self,
+        state: State,
+        limit: search.Limit,
+        *,
+        root_moves: Sequence[Any] | None = None,
+        ponder: bool = False,
+    ) -> PlayResult:
+        """The engine's move in ``state`` within ``limit`` (among ``root_moves`` when given).
+
+        With ``ponder`` the engine goes on thinking, after its move, on the position after the
+        reply it expects (``go ponder`` with the same limit); if the next ``play`` is of that
+        position it gets ``ponderhit`` and finishes that search, in its limit; any other
+        command stops it first."""
+        pondered = self.pondering
+        if pondered is not None and pondered.state == state:
+            self.pondering = None
+            self.send("ponderhit")
+            lines = pondered.lines
+        else:
+            lines = self._go(state, limit, None, root_moves)
+        ranked = [info for info in lines if info.multipv == 1 and info.string is None]
+        result = PlayResult(lines.best, ranked[-1] if ranked else None, lines.ponder)
+        if ponder and result.ponder is not None:
+            self._ponder(state.apply(result.move).apply(result.ponder), limit)
+        return result
+
+    def _ponder(self, state: State, limit: search.Limit) -> None:
+        """Start a ponder search of ``state`` (when the game goes on there)."""
+        if not state.is_over():
+            self.pondering = Pondering(state, self._go(state, limit, None, ponder=True))
 
     @overload
-    def analyse(self, state: State, limit: Limit, multipv: None = None) -> Info: ...
+    def analyse(
+        self,
+        state: State,
+        limit: search.Limit,
+        multipv: None = None,
+        *,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Info: ...
 
     @overload
-    def analyse(self, state: State, limit: Limit, multipv: int) -> list[Info]: ...
+    def analyse(
+        self, state: State, limit: search.Limit, multipv: int, *, root_moves: Sequence[Any] | None = None
+    ) -> list[Info]: ...
 
-    def analyse(self, state: State, limit: Limit, multipv: int | None = None) -> Info | list[Info]:
+    def analyse(
+        self,
+        state: State,
+        limit: search.Limit,
+        multipv: int | None = None,
+        *,
+        root_moves: Sequence[Any] | None = None,
+    ) -> Info | list[Info]:
         """The engine's last analysis within ``limit``: one :class:`Info`, or with ``multipv``
-        the last of each of the best lines, best first."""
+        the last of each of the best lines, best first (among ``root_moves`` when given)."""
         lines: dict[int, Info] = {}
-        for info in self._go(state, limit, multipv):
+        for info in self._go(state, limit, multipv, root_moves):
             if info.string is None:
                 lines[info.multipv] = info
         ranked = [lines[rank] for rank in sorted(lines)]
@@ -326,10 +434,15 @@ class SimpleEngine:
         return ranked
 
     def analysis(
-        self, state: State, limit: Limit | None = None, multipv: int | None = None
+        self,
+        state: State,
+        limit: search.Limit | None = None,
+        multipv: int | None = None,
+        *,
+        root_moves: Sequence[Any] | None = None,
     ) -> AnalysisResult:
         """The engine's ``info`` as it searches (until ``limit``, or until stopped when None)."""
-        return AnalysisResult(self._go(state, limit, multipv))
+        return AnalysisResult(self._go(state, limit, multipv, root_moves))
 
     def close(self) -> None:
         """Ask the engine to quit, then kill it and every process it started."""
@@ -357,6 +470,8 @@ class SearchLines:
     def __init__(self, engine: SimpleEngine, state: State, seconds: float) -> None:
         self.engine, self.state, self.seconds = engine, state, seconds
         self.best: Any = None
+        self.ponder: Any = None
+        """The reply the engine expects (``bestmove MOVE ponder REPLY``), if it named one."""
         self.errors: list[str] = []
 
     def __iter__(self) -> Iterator[Info]:
@@ -366,6 +481,7 @@ class SearchLines:
             if words[0] == "bestmove":
                 engine.busy = False
                 self.best = self._move(words)
+                self.ponder = self._reply(words)
             elif words[:3] == ["info", "string", "error"]:
                 self.errors.append(" ".join(words[3:]))
             elif words[0] == "info":
@@ -378,6 +494,16 @@ class SearchLines:
             return parse_info(" ".join(words), self.state)
         except (ValueError, IndexError, BordspelError) as error:
             self.engine._protocol_error(words, f"during a search ({error})")
+
+    def _reply(self, words: list[str]) -> Any:
+        """The move after ``ponder`` in a ``bestmove`` line (None without one)."""
+        if len(words) < 4 or words[2] != "ponder":
+            return None
+        after = self.state.apply(self.best)
+        try:
+            return after.parse_move(words[3]) if not after.is_over() else None
+        except BordspelError as error:
+            self.engine._protocol_error(words, f"(an illegal move to ponder on: {error})")
 
     def _move(self, words: list[str]) -> Any:
         if len(words) < 2 or words[1] == "(none)":
@@ -427,6 +553,96 @@ class AnalysisResult:
     ) -> None:
         if self.lines.engine.process.poll() is None:
             self.stop()
+
+
+class AsyncEngine:
+    """The driver for asyncio (python-chess's ``popen_uci`` protocol): :class:`SimpleEngine`'s
+    calls as coroutines. Each runs in a worker thread, one at a time, so that the event loop
+    never waits on the engine's pipes, and every wait stays bounded as in ``SimpleEngine``."""
+
+    def __init__(self, engine: SimpleEngine) -> None:
+        self.engine = engine
+        """The blocking driver underneath (its ``id``, ``options`` and ``games`` are the engine's)."""
+        self._turn = asyncio.Lock()
+
+    async def _call(self, call: Callable[..., T], *args: Any, **keywords: Any) -> T:
+        async with self._turn:
+            return await asyncio.to_thread(call, *args, **keywords)
+
+    async def play(self, state: State, limit: search.Limit, **keywords: Any) -> PlayResult:
+        """:meth:`SimpleEngine.play` (``root_moves=``, ``ponder=``)."""
+        return await self._call(self.engine.play, state, limit, **keywords)
+
+    async def analyse(
+        self, state: State, limit: search.Limit, multipv: int | None = None, **keywords: Any
+    ) -> Any:
+        """:meth:`SimpleEngine.analyse`: an :class:`Info`, or with ``multipv`` a list of them."""
+        return await self._call(self.engine.analyse, state, limit, multipv, **keywords)
+
+    async def analysis(
+        self, state: State, limit: search.Limit | None = None, multipv: int | None = None, **keywords: Any
+    ) -> AsyncAnalysis:
+        """:meth:`SimpleEngine.analysis` as an async iterator of :class:`Info`."""
+        result = await self._call(self.engine.analysis, state, limit, multipv, **keywords)
+        return AsyncAnalysis(result, self._call)
+
+    async def configure(self, options: Mapping[str, object]) -> None:
+        """:meth:`SimpleEngine.configure`."""
+        await self._call(self.engine.configure, options)
+
+    async def ping(self) -> list[str]:
+        """:meth:`SimpleEngine.ping`."""
+        return await self._call(self.engine.ping)
+
+    async def quit(self) -> None:
+        """Ask the engine to quit, then kill it and every process it started."""
+        await asyncio.to_thread(self.engine.close)
+
+    close = quit
+
+    async def __aenter__(self) -> AsyncEngine:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.quit()
+
+
+class AsyncAnalysis:
+    """An analysis in progress for asyncio: ``async for info in analysis``, ``await
+    analysis.stop()``; ``info`` and ``best`` as :class:`AnalysisResult`'s."""
+
+    def __init__(self, result: AnalysisResult, call: Callable[..., Any]) -> None:
+        self.result, self._call = result, call
+
+    def __aiter__(self) -> AsyncAnalysis:
+        return self
+
+    async def __anext__(self) -> Info:
+        info: Info | None = await self._call(next, self.result, None)
+        if info is None:
+            raise StopAsyncIteration
+        return info
+
+    @property
+    def info(self) -> Info:
+        """The latest analysis of the best line."""
+        return self.result.info
+
+    @property
+    def best(self) -> Any:
+        """The engine's move once the search has ended, else None."""
+        return self.result.best
+
+    async def stop(self) -> None:
+        """Stop the search and read its remaining lines up to ``bestmove``."""
+        await self._call(self.result.stop)
+
+
+async def popen_engine(command: str | Sequence[str], *, timeout: float | None = 30.0) -> AsyncEngine:
+    """Start and greet ``command`` (as :meth:`SimpleEngine.popen`) for asyncio."""
+    return AsyncEngine(await asyncio.to_thread(SimpleEngine.popen, command, timeout=timeout))
 
 
 class EnginePlayer:
@@ -530,19 +746,62 @@ def _option_value(value: object) -> str:
     return str(value)
 
 
-def _go_command(limit: Limit | None) -> str:
+def _go_command(
+    limit: search.Limit | None, root_moves: Sequence[Any] | None = None, ponder: bool = False
+) -> str:
     """``go infinite`` for no limit (until stopped); a bare ``Limit()`` is a plain ``go``: the
-    engine's own budget."""
+    engine's own budget; clocks, ``searchmoves`` and ``ponder`` as given."""
+    words = ["go"] + (["ponder"] if ponder else [])
     if limit is None:
-        return "go infinite"
-    words = ["go"]
+        words.append("infinite")
+    else:
+        words += _budget_words(limit)
+    if root_moves is not None:
+        words += ["searchmoves", *(move.to_str() for move in root_moves)]
+    return " ".join(words)
+
+
+def _budget_words(limit: search.Limit) -> list[str]:
+    """``go``'s words for ``limit``: movetime, depth, nodes, then the clocks (in milliseconds)."""
+    words = []
     if limit.time is not None:
-        words += ["movetime", str(max(1, round(1000 * limit.time)))]
+        words += ["movetime", _milliseconds(limit.time)]
     if limit.depth is not None:
         words += ["depth", str(limit.depth)]
     if limit.nodes is not None:
         words += ["nodes", str(limit.nodes)]
-    return " ".join(words)
+    if isinstance(limit, Limit):
+        for names, values in ((CLOCK_WORDS, limit.clocks), (INCREMENT_WORDS, limit.increments)):
+            for name, seconds in zip(names, values or ()):
+                words += [name, str(round(1000 * seconds))]
+        if limit.moves_to_go is not None:
+            words += ["movestogo", str(limit.moves_to_go)]
+    return words
+
+
+def _milliseconds(seconds: float) -> str:
+    return str(max(1, round(1000 * seconds)))
+
+
+def _longest(limit: search.Limit | None, state: State) -> float:
+    """The longest a search within ``limit`` may think beyond the driver's timeout: its time, or
+    the clock of the seat to move."""
+    if limit is None:
+        return 0.0
+    clocks = limit.clocks if isinstance(limit, Limit) and limit.clocks else ()
+    clock = clocks[state.to_move] if state.to_move < len(clocks) else 0.0
+    return max(limit.time or 0.0, clock)
+
+
+def _seconds_per_seat(values: object) -> bool:
+    """Whether ``values`` is a tuple of one number of seconds (at least 0) a seat."""
+    return (
+        isinstance(values, tuple)
+        and 0 < len(values) <= len(CLOCK_WORDS)
+        and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf") for v in values
+        )
+    )
 
 
 def _number(text: str, name: str) -> float:

@@ -10,12 +10,18 @@ from typing import Any
 from bordspel.ai.search import SearchResult
 from bordspel.core import BordspelError, State
 
-__all__ = ["PROTOCOL_VERSION", "Info", "Score", "info_line", "parse_info"]
+__all__ = ["CLOCK_WORDS", "INCREMENT_WORDS", "PROTOCOL_VERSION", "Info", "Score", "info_line", "parse_info"]
 
 PROTOCOL_VERSION = 1
 """The version this library speaks (``id protocol 1``)."""
 
 RESULTS = ("win", "loss", "draw")
+
+CLOCK_WORDS = ("wtime", "btime", "time3", "time4")
+"""``go``'s words for the milliseconds left on each seat's clock, in seat order (UCI's two,
+then the protocol's own for Santorini's third and fourth seat)."""
+INCREMENT_WORDS = ("winc", "binc", "inc3", "inc4")
+"""``go``'s words for what each seat's clock gains a move, in seat order."""
 
 
 @dataclass(frozen=True)

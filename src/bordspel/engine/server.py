@@ -11,7 +11,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, TextIO
 
@@ -20,10 +21,10 @@ from bordspel.ai.players import Analyser, Player
 from bordspel.ai.registry import make_player
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State, available_games, game_class, new_game
-from bordspel.engine.protocol import PROTOCOL_VERSION, info_line
+from bordspel.engine.protocol import CLOCK_WORDS, INCREMENT_WORDS, PROTOCOL_VERSION, info_line
 from bordspel.game_options import option_defaults, parse_options
 
-__all__ = ["EngineServer", "serve"]
+__all__ = ["EngineServer", "Go", "clock_budget", "parse_go", "serve"]
 
 MAX_MULTIPV = 256
 INFINITE_PLAYOUTS = 500
@@ -33,6 +34,16 @@ PR_SET_PDEATHSIG = 1
 PARENT_CHECK = 0.5
 """Seconds between a search process's checks that the engine still runs (where Linux's
 parent-death signal is not to be had)."""
+BUDGET_WORDS = ("depth", "nodes", "movetime", "movestogo", *CLOCK_WORDS, *INCREMENT_WORDS)
+FLAG_WORDS = ("infinite", "ponder", "searchmoves")
+MOVES_TO_GO = 30
+"""The moves a clock is shared among when ``go`` does not say (``movestogo``)."""
+CLOCK_SHARE = 0.5
+"""The most of the time left that one move may take."""
+CLOCK_OVERHEAD = 0.05
+"""Seconds of a move's share kept for answering and the pipes."""
+SHORTEST_MOVE = 0.01
+"""The least time a move on the clock is given (seconds)."""
 
 
 class EngineServer:
@@ -55,6 +66,7 @@ class EngineServer:
             "position": self.position,
             "go": self.go,
             "stop": lambda words: self.stop(),
+            "ponderhit": self.ponderhit,
         }
 
     def say(self, line: str) -> None:
@@ -78,7 +90,7 @@ class EngineServer:
         try:
             if command is None:
                 raise BordspelError(f"unknown command {words[0]!r}: try {', '.join(self.commands)} or quit")
-            if self.searching() and words[0] not in ("isready", "stop", "bordspel"):
+            if self.searching() and words[0] not in ("isready", "stop", "bordspel", "ponderhit"):
                 raise BordspelError(f"{words[0]} during a search: send stop first")
             command(words[1:])
         except (BordspelError, ValueError, TypeError) as error:
@@ -167,20 +179,30 @@ class EngineServer:
         self.state = state
 
     def go(self, words: list[str]) -> None:
-        """``go [depth N] [nodes N] [movetime MS] [infinite]``: search in a child process. A
-        ``go`` refused (a bad limit, a finished game) is answered at once with the error and
-        ``bestmove (none)``, so that the other side never waits for a search that never began."""
+        """``go`` with a budget (``depth``, ``nodes``, ``movetime``, clocks), ``searchmoves``,
+        ``ponder`` or ``infinite``: search in a child process. A ``go`` refused (a bad limit, a
+        finished game) is answered at once with the error and ``bestmove (none)``, so that the
+        other side never waits for a search that never began."""
         try:
-            limit, infinite = _limit(words)
             if self.state.is_over():
                 raise BordspelError("the game is over: there is no move to search")
+            command = parse_go(words, self.state)
             if self.player is None:
                 self.player = make_player(self.player_spec, self.game, self.seed)
+            if command.root_moves is not None and not isinstance(self.player, Analyser):
+                raise BordspelError(f"searchmoves needs a player that searches, not {self.player_spec}")
         except (BordspelError, ValueError, TypeError) as error:
             self.say(f"info string error {error}")
             self.say("bestmove (none)")
             return
-        self.search = Search(self, self.player, self.state, limit, self.multipv, infinite)
+        self.search = Search(self, self.player, self.state, command, self.multipv)
+
+    def ponderhit(self, words: list[str]) -> None:
+        """``ponderhit``: the move pondered on was played; the search goes on within its ``go``'s
+        budget, counted from now."""
+        if self.search is None or not self.searching() or not self.search.command.ponder:
+            raise BordspelError("ponderhit without a go ponder running")
+        self.search.hit()
 
     def stop(self) -> None:
         """``stop``: end the running search at once; it answers ``bestmove`` from what it found."""
@@ -189,23 +211,70 @@ class EngineServer:
             self.search = None
 
 
-def _limit(words: list[str]) -> tuple[Limit | None, bool]:
-    """The budget of ``go``'s words, and whether it is infinite."""
+@dataclass(frozen=True)
+class Go:
+    """What one ``go`` asks for: its budget (None: the player's own), and whether it searches
+    until stopped, ponders, or searches only some root moves."""
+
+    limit: Limit | None
+    infinite: bool = False
+    ponder: bool = False
+    root_moves: list[Any] | None = None
+
+
+def parse_go(words: list[str], state: State) -> Go:
+    """``go``'s words for ``state``: the clock of the seat to move gives a time budget
+    (:func:`clock_budget`; with ``movetime`` too, the shorter), ``searchmoves`` takes the moves
+    up to the next word of ``go``."""
     budget: dict[str, int] = {}
-    index, infinite = 0, False
+    flags: set[str] = set()
+    root_moves: list[Any] | None = None
+    index = 0
     while index < len(words):
         word = words[index]
-        if word == "infinite":
-            infinite, index = True, index + 1
-            continue
-        if word not in ("depth", "nodes", "movetime") or index + 1 >= len(words):
-            raise BordspelError(f"go takes depth N, nodes N, movetime MS or infinite, not {word!r}")
-        budget[word] = _whole(words[index + 1], word, 1, 2**63)
-        index += 2
-    if not budget:
-        return None, infinite
+        if word == "searchmoves":
+            end = next(
+                (i for i in range(index + 1, len(words)) if words[i] in (*BUDGET_WORDS, *FLAG_WORDS)),
+                len(words),
+            )
+            root_moves = [state.parse_move(text) for text in words[index + 1 : end]]
+            index = end
+        elif word in FLAG_WORDS:
+            flags.add(word)
+            index += 1
+        elif word in BUDGET_WORDS and index + 1 < len(words):
+            low = 0 if word in (*CLOCK_WORDS, *INCREMENT_WORDS) else 1
+            budget[word] = _whole(words[index + 1], word, low, 2**63)
+            index += 2
+        else:
+            raise BordspelError(
+                f"go takes {', '.join(f'{w} N' for w in BUDGET_WORDS)}, searchmoves MOVE ..., ponder"
+                f" or infinite, not {word!r}"
+            )
+    if root_moves == []:
+        raise BordspelError("searchmoves names the moves to search: at least one")
+    return Go(_budget(budget, state.to_move), "infinite" in flags, "ponder" in flags, root_moves)
+
+
+def _budget(budget: dict[str, int], seat: int) -> Limit | None:
+    """The limit of ``go``'s numbers for ``seat`` to move (None when it gives none)."""
     seconds = budget["movetime"] / 1000 if "movetime" in budget else None
-    return Limit(seconds, budget.get("depth"), budget.get("nodes")), infinite
+    if seat < len(CLOCK_WORDS) and CLOCK_WORDS[seat] in budget:
+        clock = budget[CLOCK_WORDS[seat]] / 1000
+        increment = budget.get(INCREMENT_WORDS[seat], 0) / 1000
+        share = clock_budget(clock, increment, budget.get("movestogo"))
+        seconds = share if seconds is None else min(seconds, share)
+    if seconds is None and "depth" not in budget and "nodes" not in budget:
+        return None
+    return Limit(seconds, budget.get("depth"), budget.get("nodes"))
+
+
+def clock_budget(remaining: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+    """Seconds for one move with ``remaining`` seconds on the clock: an even share of it over
+    the moves to go (``MOVES_TO_GO`` when not given) plus the increment, at most half the time
+    left, less a margin for answering; never below ``SHORTEST_MOVE``."""
+    share = remaining / (moves_to_go or MOVES_TO_GO) + increment
+    return max(SHORTEST_MOVE, min(share, CLOCK_SHARE * remaining) - CLOCK_OVERHEAD)
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:
@@ -232,29 +301,29 @@ class Search:
     """One ``go``: the search in a child process, and a thread that relays its lines and ends
     with ``bestmove``."""
 
-    def __init__(
-        self,
-        server: EngineServer,
-        player: Player,
-        state: State,
-        limit: Limit | None,
-        multipv: int,
-        infinite: bool,
-    ) -> None:
-        self.server, self.state = server, state
+    def __init__(self, server: EngineServer, player: Player, state: State, command: Go, multipv: int) -> None:
+        self.server, self.state, self.command, self.player = server, state, command, player
         self.finished = False
         """Set just before ``bestmove``: from then on the engine takes any command."""
+        self.released = threading.Event()
+        """Set when ``bestmove`` may be written: at once, or for a ponder search at ``ponderhit``
+        or ``stop``."""
+        self.bound: Limit | None = None
+        """The budget the relay ends the search at (a ponder search's, from ``ponderhit`` on)."""
+        self.reached = (0, 0)
+        """The deepest depth and the most nodes reported so far."""
+        if not command.ponder:
+            self.released.set()
         reader, writer = multiprocessing.Pipe(duplex=False)
-        self.process = _SEARCH_CONTEXT.Process(
-            target=_search, args=(player, state, limit, multipv, infinite, writer, os.getpid()), daemon=True
-        )
+        args = (player, state, command, multipv, writer, os.getpid())
+        self.process = _SEARCH_CONTEXT.Process(target=_search, args=args, daemon=True)
         self.process.start()
         writer.close()
         self.thread = threading.Thread(target=self._relay, args=(reader,), daemon=True)
         self.thread.start()
 
     def _relay(self, reader: Connection) -> None:
-        best, failed = None, False
+        best, failed, line = None, False, []
         while True:
             try:
                 message = reader.recv()
@@ -262,7 +331,9 @@ class Search:
                 break
             if isinstance(message, SearchResult):
                 self.server.say(info_line(message))
-                best = message.move if message.multipv == 1 else best
+                if message.multipv == 1:
+                    best, line = message.move, message.principal_variation
+                self._note(message)
             elif isinstance(message, str):
                 self.server.say(f"info string error {message}")
                 failed = True
@@ -272,29 +343,62 @@ class Search:
         if best is None and not failed:
             best = self.state.legal_moves()[0]
             self.server.say("info string stopped before the search found a move: the first legal move")
+        self.released.wait()
         self.finished = True
-        self.server.say(f"bestmove {'(none)' if best is None else best.to_str()}")
+        self.server.say(f"bestmove {_best_words(best, line)}")
+
+    def _note(self, result: SearchResult) -> None:
+        """Keep what the search reached; end it once it has reached its bound."""
+        self.reached = (max(self.reached[0], result.depth), max(self.reached[1], result.nodes))
+        if self.bound is not None and _reached(self.bound, *self.reached):
+            self._end_child()
+
+    def hit(self) -> None:
+        """``ponderhit``: end the search at its ``go``'s budget (the player's own without one),
+        counted from now, and let ``bestmove`` out."""
+        bound = self.command.limit or getattr(self.player, "limit", None)
+        if not isinstance(bound, Limit) or _reached(bound, *self.reached):
+            self._end_child()
+        else:
+            self.bound = bound
+            if bound.time is not None:
+                timer = threading.Timer(bound.time, self._end_child)
+                timer.daemon = True
+                timer.start()
+        self.released.set()
+
+    def _end_child(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
 
     def stop(self) -> None:
         """End the child process (when still searching) and wait for ``bestmove``."""
-        if self.process.is_alive():
-            self.process.terminate()
+        self._end_child()
+        self.released.set()
         self.thread.join()
 
 
-def _search(
-    player: Player,
-    state: State,
-    limit: Limit | None,
-    multipv: int,
-    infinite: bool,
-    writer: Connection,
-    parent: int,
-) -> None:
+def _reached(bound: Limit, depth: int, nodes: int) -> bool:
+    """Whether a search that reached ``depth`` and ``nodes`` has used up ``bound``'s depth or nodes."""
+    return (bound.depth is not None and depth >= bound.depth) or (
+        bound.nodes is not None and nodes >= bound.nodes
+    )
+
+
+def _best_words(best: Any, line: Sequence[Any]) -> str:
+    """``bestmove``'s words: the move, and the reply it expects to ponder on (``ponder MOVE``)."""
+    if best is None:
+        return "(none)"
+    if len(line) > 1 and line[0] == best:
+        return f"{best.to_str()} ponder {line[1].to_str()}"
+    return str(best.to_str())
+
+
+def _search(player: Player, state: State, command: Go, multipv: int, writer: Connection, parent: int) -> None:
     """The child process: every result of the search, then None."""
     _die_with_parent(parent)
     try:
-        for message in _results(player, state, limit, multipv, infinite):
+        for message in _results(player, state, command, multipv):
             writer.send(message)
     except (BordspelError, ValueError) as error:
         writer.send(str(error))
@@ -343,22 +447,22 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _results(
-    player: Player, state: State, limit: Limit | None, multipv: int, infinite: bool
-) -> Iterator[Any]:
-    """What the search says as it goes: analyses, or the move of a player that does not search."""
+def _results(player: Player, state: State, command: Go, multipv: int) -> Iterator[Any]:
+    """What the search says as it goes: analyses, or the move of a player that does not search
+    (a ponder search goes on until stopped, as an infinite one)."""
     if not isinstance(player, Analyser):
         yield player.step(state)
         return
-    if not infinite:
-        yield from player.analysis(state, limit, multipv)
+    root_moves = command.root_moves
+    if not (command.infinite or command.ponder):
+        yield from player.analysis(state, command.limit, multipv, root_moves)
         return
     if not getattr(player, "searches_in_rounds", False):
-        yield from player.analysis(state, Limit(), multipv)  # deepens until stopped
+        yield from player.analysis(state, Limit(), multipv, root_moves)  # deepens until stopped
         return
     playouts = INFINITE_PLAYOUTS
     while True:  # MCTS and zero report once a search: ever longer ones until stopped
-        yield from player.analysis(state, Limit(nodes=playouts), multipv)
+        yield from player.analysis(state, Limit(nodes=playouts), multipv, root_moves)
         playouts *= 2
 
 

@@ -250,15 +250,53 @@ class MultiAgentVectorEnv:
     that seat's. Rewards have shape ``(num_envs, P)``: every seat's return in the step its game
     ends (a team shares its result), 0 otherwise; an illegal action ends its game with -1 for the
     seat that played it and 0 for the others. Seeding and autoreset are the vector env's.
+
+    As PettingZoo's parallel environments, it has ``agents`` (every seat, always: a game that
+    ends starts anew), ``observation_space(agent)`` and ``action_space(agent)`` (each agent's
+    batched spaces: the planes of every game, one action per game), ``metadata``,
+    ``unwrapped`` and ``close()``, so that PettingZoo's wrappers take it.
     """
+
+    render_mode = None
 
     def __init__(self, num_envs: int = 1, game: str = "hermit", copy: bool = True, **options: Any) -> None:
         self.env = BordspelVectorEnv(num_envs, game, opponent=None, copy=copy, **options)
         self.num_envs, self.num_players = num_envs, self.env.start.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self.agents = list(self.possible_agents)
+        self.metadata = {**self.env.metadata, "name": f"bordspel_{self.env.game}_vector_v0"}
         self.single_observation_space = self.env.single_observation_space
         self.single_action_space = self.env.single_action_space
+        self.observation_spaces = {agent: self.env.observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: self.env.action_space for agent in self.possible_agents}
         self._to_move = np.zeros(num_envs, np.int32)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s observations: the planes of every game (``(num_envs, ...)``)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s actions: one codec action per game."""
+        return self.action_spaces[agent]
+
+    @property
+    def num_agents(self) -> int:
+        """How many agents play (every seat)."""
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self) -> int:
+        """How many agents there can be (the seats)."""
+        return len(self.possible_agents)
+
+    @property
+    def unwrapped(self) -> MultiAgentVectorEnv:
+        """This environment (wrappers reach it so)."""
+        return self
+
+    def close(self) -> None:
+        """Close the vector environment underneath."""
+        self.env.close()
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None

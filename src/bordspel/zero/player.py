@@ -5,19 +5,22 @@ likeliest move).
 ``make_player("zero", game)`` uses the network shipped for the game and its options
 (``bordspel/zero/data/NAME.onnx``, :func:`bordspel.zero.data_name`); ``zero:model=PATH`` any
 other (a run's ``network.onnx``). Options: ``playouts`` (searched leaves a move, default 200),
-``time`` (seconds a move at most).
+``time`` (seconds a move at most), ``gumbel`` (the root moves sequential halving considers,
+``SequentialHalving``, without the Gumbel noise that self-play explores with; 0, the default:
+PUCT at the root, the most visited move).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
+from bordspel.ai.players import SearchesInRounds
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State
 from bordspel.rl.codecs import codec_for
@@ -58,11 +61,9 @@ class OnnxNetwork:
         return masked_softmax(logits, masks), np.asarray(values, dtype=np.float32)
 
 
-class ZeroPlayer:
-    """Plays the most visited move of a search guided by the network (see the module docstring)."""
-
-    searches_in_rounds: ClassVar[bool] = True
-    """It reports once a search, at its end: an infinite analysis runs ever longer searches."""
+class ZeroPlayer(SearchesInRounds):
+    """Plays the most visited move of a search guided by the network, or with ``gumbel`` the
+    move Gumbel sequential halving chooses (see the module docstring)."""
 
     def __init__(
         self,
@@ -70,9 +71,10 @@ class ZeroPlayer:
         playouts: int = DEFAULT_PLAYOUTS,
         time_limit: float | None = None,
         seed: int | None = None,
+        gumbel: int = 0,
     ) -> None:
         self.name = "zero"
-        self.model, self.playouts, self.time_limit = model, playouts, time_limit
+        self.model, self.playouts, self.time_limit, self.gumbel = model, playouts, time_limit, gumbel
         self.rng = np.random.default_rng(seed)
         self.networks: dict[str, tuple[OnnxNetwork, Encoder]] = {}
 
@@ -83,23 +85,24 @@ class ZeroPlayer:
         """The most visited move after the search (the network's likeliest with ``playouts=0``)."""
         return self.analyse(state).move
 
-    def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
-        """The most visited move, its mean value x 100 as the score, the root's visits as nodes,
-        the most visited line as principal variation (see :meth:`analyse_lines`)."""
-        return self.analyse_lines(state, limit)[0]
-
-    def analysis(self, state: State, limit: Limit | None = None, multipv: int = 1) -> Iterator[SearchResult]:
-        """Like MCTS, the search has no depths to stream: its lines at the end."""
-        yield from self.analyse_lines(state, limit, multipv)
-
-    def analyse_lines(self, state: State, limit: Limit | None = None, multipv: int = 1) -> list[SearchResult]:
-        """The ``multipv`` most visited root moves, best first (``playouts=0``: the network's
-        likeliest, its value as every line's score). ``limit``'s nodes are the playouts, its time
-        a bound; a depth is not a budget of this search."""
+    def analyse_lines(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+    ) -> list[SearchResult]:
+        """The ``multipv`` most visited root moves (among ``root_moves`` when given), best first,
+        each with its mean value x 100 as the score, the root's visits as nodes and its most
+        visited line as principal variation (``playouts=0``: the network's likeliest, its value
+        as every line's score). ``limit``'s nodes are the playouts, its time a bound; a depth is
+        not a budget of this search."""
         started = time.perf_counter()
-        root = self._searched(state, limit)
+        root = self._searched(state, limit, root_moves)
         seconds = time.perf_counter() - started
         ranks = np.argsort(-(root.visits if root.visits.any() else root.priors), kind="stable")
+        if root.halving is not None:  # its choice first, the other moves by visits
+            ranks = np.array([root.best(), *(int(i) for i in ranks if i != root.best())])
         visits = int(root.visits.sum())
         lines = []
         for rank, index in enumerate(ranks[: max(1, multipv)], 1):
@@ -108,12 +111,15 @@ class ZeroPlayer:
             lines.append(SearchResult(line[0], float(score), len(line), visits, seconds, line, multipv=rank))
         return lines
 
-    def _searched(self, state: State, limit: Limit | None) -> Node:
-        """The root of the search of ``state`` within ``limit`` (the player's own budget by default)."""
+    def _searched(self, state: State, limit: Limit | None, root_moves: Sequence[Any] | None) -> Node:
+        """The root of the search of ``state`` within ``limit`` (the player's own budget by
+        default), among ``root_moves`` when given."""
         network, encoder = self._network(state)
         root = Node(state, encoder)
         if root.outcome is not None:
             raise BordspelError("the game is over: there is no move to make")
+        if root_moves is not None:
+            root.keep_only(root_moves)
         playouts = self.playouts if limit is None or limit.nodes is None else limit.nodes
         seconds = self.time_limit if limit is None or limit.time is None else limit.time
         if playouts <= 0:
@@ -122,7 +128,7 @@ class ZeroPlayer:
             root.totals[:] = float(values[0])  # the network's value, for the score
             return root
         deadline = None if seconds is None else time.monotonic() + seconds
-        settings = SearchSettings(simulations=playouts)
+        settings = SearchSettings(simulations=playouts, gumbel=self.gumbel, gumbel_scale=0.0)  # its best
         batched_search([root], encoder, network.evaluate, settings, self.rng, deadline)
         return root
 

@@ -323,12 +323,22 @@ class SantoriniState(PicturedState[SantoriniMove]):
         return (
             self.players,
             self.levels,
-            self.workers,
+            _alike_in_order(self.workers, self.powers),
             self.turn,
             self.supply,
             self.out,
             self.winners,
             self.powers,
+        )
+
+    def normalized(self) -> SantoriniState:
+        """This position with each colour's two workers listed in square order, as a placement
+        lists them (itself when Selene is in play: her second worker is the female one)."""
+        workers = _alike_in_order(self.workers, self.powers)
+        if workers == self.workers:
+            return self
+        return self._make(
+            self.players, self.levels, workers, self.turn, self.supply, self.out, self.winners, self.powers
         )
 
     def options(self) -> dict[str, Any]:
@@ -340,7 +350,11 @@ class SantoriniState(PicturedState[SantoriniMove]):
     # -- symmetries ----------------------------------------------------------------------
     def symmetries(self) -> int:
         """8: the symmetries of the square board (``bordspel.core.square_symmetries``). Every
-        god's power keeps them; workers keep their order, gods and memos stay as they are."""
+        god's power keeps them; gods and memos stay as they are. Workers keep the order they are
+        listed in (the RL codec numbers a turn by its worker's place in that list), yet a colour's
+        two workers are alike (``==`` and ``hash`` do not depend on their order, unless Selene is
+        in play), so that a placement's image is the image's placement and mirror-image games
+        share their canonical form."""
         return 8
 
     def transform(self, symmetry: int) -> SantoriniState:
@@ -964,6 +978,25 @@ def _hashable(move: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+def _alike_in_order(workers: tuple[int, ...], powers: Powers | None) -> tuple[int, ...]:
+    """``workers`` with each colour's two in square order, or as they are when a power in play
+    tells a colour's workers apart (Selene's female worker)."""
+    if powers is not None and _tell_apart(powers.gods):
+        return workers
+    cells = None
+    for i in range(0, len(workers), 2):
+        if workers[i] > workers[i + 1]:
+            cells = cells or list(workers)
+            cells[i], cells[i + 1] = workers[i + 1], workers[i]
+    return workers if cells is None else tuple(cells)
+
+
+@functools.cache
+def _tell_apart(gods: tuple[str, ...]) -> bool:
+    """Whether a power among ``gods`` tells a colour's workers apart."""
+    return any(GODS[name].tells_workers_apart for name in gods if name)
 
 
 @functools.lru_cache(maxsize=64)

@@ -558,6 +558,9 @@ class God:
 
     # -- setup and memos ----------------------------------------------------------------------
     places_first: ClassVar[bool] = False
+    tells_workers_apart: ClassVar[bool] = False
+    """Whether the power tells a colour's two workers apart (Selene's female worker): then the
+    order the workers are listed in is part of the position."""
     memo_pattern: ClassVar[str] = ""
     """The memos this god can hold, as a regular expression."""
 
@@ -1156,6 +1159,7 @@ class Selene(God):
         "your female Worker may build a dome at any level regardless of which Worker moved."
     )
     # The second Worker of a colour (B, D, ...) is the female one.
+    tells_workers_apart = True
 
     def builds(self, walk: Walk) -> None:
         God.builds(self, walk)
