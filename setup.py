@@ -8,6 +8,7 @@ falls back to the pure-Python reference modules (see ``bordspel._native``).
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 from glob import glob
@@ -20,9 +21,15 @@ DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "ini
 
 
 class OptionalBuildExt(build_ext):
-    """Build every extension it can; warn about (and skip) any that does not compile."""
+    """Build every extension it can; warn about (and skip) any that does not compile. Cython runs
+    first, one module at a time; the C compiler then runs on as many cores as there are."""
+
+    def initialize_options(self) -> None:
+        super().initialize_options()
+        self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
+        self.extensions = [ext for ext in self.extensions if self._cythonized(ext)]
         try:
             super().run()
         except Exception as error:  # no compiler at all
@@ -30,20 +37,32 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, ext: Extension) -> None:
         try:
+            super().build_extension(ext)
+        except Exception as error:  # the C compiler refuses it
+            self._warn(f"{ext.name} not built ({error}); using its pure-Python module")
+
+    def _cythonized(self, ext: Extension) -> bool:
+        """Whether ``ext``'s sources became C (in place: the generated file on setuptools' own
+        Extension)."""
+        try:
             from Cython.Build import cythonize
 
             (compiled,) = cythonize([ext], language_level=3, compiler_directives=DIRECTIVES)
-            ext.sources = compiled.sources  # the generated C file, on setuptools' own Extension
-            super().build_extension(ext)
-        except Exception as error:  # Cython missing, a module Cython or the C compiler refuses
+        except Exception as error:  # Cython missing, or a module it refuses
             self._warn(f"{ext.name} not built ({error}); using its pure-Python module")
+            return False
+        ext.sources = compiled.sources
+        return True
 
     @staticmethod
     def _warn(message: str) -> None:
         print(f"WARNING: {message}", file=sys.stderr)
 
 
-COMPILED_TWINS = {"santorini_gods": "src/bordspel/games/santorini/gods"}
+COMPILED_TWINS = {
+    "santorini_gods": "src/bordspel/games/santorini/gods",
+    "santorini_gods_search": "src/bordspel/games/santorini/gods_search",
+}
 """Compiled modules built from a pure-Python module (the rules' one statement), with the C types
 of its ``.pxd``: ``bordspel._native.<name>`` from ``<path>.py``."""
 

@@ -48,7 +48,7 @@ def _colour_features(levels: Levels, occupied: int, cells: list[int]) -> list[fl
     for cell in cells:
         level = height(levels, cell)
         targets = move_targets(levels, occupied, cell)
-        if level:
+        if level in (1, 2):  # a worker on level 3 (put there by a power) has not won
             counts[level - 1] += 1
         counts[2] += (targets & g1).bit_count() + (targets & g2).bit_count() + (targets & g3).bit_count()
         counts[3] += targets.bit_count()

@@ -1,9 +1,11 @@
-"""Santorini's alpha-beta search in C (``bordspel._native.santorini_core.Search``).
+"""Santorini's alpha-beta search in C (``bordspel._native.santorini_core.Search``), and with gods
+on the generator's packed positions (:mod:`bordspel.games.santorini.gods_search`).
 
-The compiled twin of :class:`bordspel.ai.search.Searcher` for two players without gods after
-the setup, with the fitted evaluation: the same scores, principal-variation search, threat
-extensions, table, killer and history moves, some hundred times as many positions a second.
-:func:`fast_search` hands it to the alpha-beta player for the positions it covers.
+The faster twins of :class:`bordspel.ai.search.Searcher` for two players after the setup, with
+the fitted evaluation: the same scores, principal-variation search, threat extensions and
+table. Without gods, some hundred times as many positions a second; with gods, the children are
+outcomes of the walk and the leaves packed boards. :func:`fast_search` hands them to the
+alpha-beta player for the positions they cover.
 """
 
 from __future__ import annotations
@@ -12,23 +14,30 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from bordspel._native import load
+from bordspel._native import load, twin
 from bordspel.ai.search import DECISIVE, Searcher, SearchResult
 from bordspel.core import State
+from bordspel.games.santorini import gods_search as reference
 from bordspel.games.santorini.engine import SantoriniState, Turn
 
 __all__ = ["CompiledSearch", "fast_search"]
 
 _CORE = load("santorini_core")
+gods_search: Any = twin("santorini_gods_search", reference)
+"""The search with gods: ``gods_search.py`` compiled by ``pip install .``, else itself."""
 
 
 class CompiledSearch:
     """Iterative deepening over the compiled search, with the limits of a pure ``Searcher``."""
 
-    def __init__(self, root: State, weights: tuple[float, ...], searcher: Searcher) -> None:
-        assert _CORE is not None
+    def __init__(self, root: SantoriniState, weights: tuple[float, ...], searcher: Searcher) -> None:
         self.settings = searcher
-        self.search = _CORE.Search(root, weights, pvs=searcher.pvs, extend=searcher.extend is not None)
+        pvs, extend = searcher.pvs, searcher.extend is not None
+        if root.powers is None:
+            assert _CORE is not None
+            self.search = _CORE.Search(root, weights, pvs=pvs, extend=extend)
+        else:
+            self.search = gods_search.GodsSearch(root, weights, pvs=pvs, extend=extend)
 
     def iterate(self, root: State) -> Iterator[SearchResult]:
         """The result of every finished depth (depth 0, the first legal move, when a limit stops
@@ -43,11 +52,12 @@ class CompiledSearch:
             finished = depth
             score, move = found
             forced = abs(score) >= DECISIVE
-            line = [Turn(*m) for m in self.search.principal_variation(2 * depth)]
-            if not line or line[0] != Turn(*move):
-                line = [Turn(*move)]
+            move = _turn(move)
+            line = [_turn(m) for m in self.search.principal_variation(2 * depth)]
+            if not line or line[0] != move:
+                line = [move]
             yield SearchResult(
-                Turn(*move), score, depth, self.search.nodes, time.perf_counter() - started, line, forced
+                move, score, depth, self.search.nodes, time.perf_counter() - started, line, forced
             )
             if forced or len(moves) == 1:
                 break
@@ -63,19 +73,22 @@ class CompiledSearch:
         return -1 if limit is None else limit
 
 
+def _turn(move: Any) -> Any:
+    """A move as the searches give it: the base game's as a tuple, a god turn as itself."""
+    return Turn(*move) if type(move) is tuple else move
+
+
 def fast_search(root: State, searcher: Searcher, evaluation: Any) -> CompiledSearch | None:
-    """The compiled search for ``searcher`` at ``root`` when it covers the position (two players,
-    no gods, setup over, the searcher evaluating with ``evaluation``, the game's fitted one whose
-    linear part is ``evaluation.base``) and the extension is built, else None."""
-    covered: Any = (
-        _CORE is not None
-        and isinstance(root, SantoriniState)
-        and root.players == 2
-        and root.powers is None
+    """The faster search for ``searcher`` at ``root`` when one covers the position (two players,
+    setup over, the searcher evaluating with ``evaluation``, the game's fitted one whose linear
+    part is ``evaluation.base``; without gods, when the extension is built), else None."""
+    weights: tuple[float, ...] = evaluation.base.weights
+    if not isinstance(root, SantoriniState) or searcher.evaluate is not evaluation:
+        return None
+    covered = (
+        root.players == 2
+        and (_CORE is not None or root.powers is not None)
         and not root.in_setup
         and not root.is_over()
-        and searcher.evaluate is evaluation
     )
-    if not covered:
-        return None
-    return CompiledSearch(root, evaluation.base.weights, searcher)
+    return CompiledSearch(root, weights, searcher) if covered else None

@@ -18,7 +18,17 @@ from bordspel.games.santorini.board import WIN_LEVEL, Levels, height
 from bordspel.games.santorini.gods import God, Record, Walk
 from bordspel.games.santorini.turns import Action, Board, Supply, actions_of, turn_of
 
-__all__ = ["Position", "Powers", "Result", "canonical", "has_turn", "orders", "table"]
+__all__ = [
+    "Position",
+    "Powers",
+    "Result",
+    "canonical",
+    "has_turn",
+    "orders",
+    "outcome_lines",
+    "table",
+    "turn_to",
+]
 
 gods: Any = twin("santorini_gods", reference)
 """The gods' module that plays: ``gods.py`` compiled by ``pip install .``, else ``gods.py`` itself."""
@@ -145,13 +155,19 @@ class Turns(NamedTuple):
     """Each outcome's turn, with the actions of the line kept for it."""
 
 
+def outcome_lines(state: Position) -> tuple[Walk, list[tuple[tuple[int, ...], Any]]]:
+    """The walk of the turn, with each line it wrote: the line's actions (as numbers) and the
+    outcome it leads to, as a key: the board (packed), the memos, Athena's seats and the winners."""
+    walk, memos, played, found = walked(state)
+    outcome = _outcomes(state, walk, memos, played)
+    return walk, [(line[0], outcome(line)) for line in found]
+
+
 @functools.lru_cache(maxsize=2048)
 def _turns(state: Position) -> Turns:
     """The legal turns with what they lead to: of the lines with one outcome, the one of fewest
     actions (the first generated of those)."""
-    walk, memos, played, found = walked(state)
-    outcome = _outcomes(state, walk, memos, played)
-    lines = [(line[0], outcome(line)) for line in found]
+    walk, lines = outcome_lines(state)
     shortest: dict[Any, tuple[int, ...]] = {}
     for actions, key in lines:
         kept = shortest.get(key)
@@ -165,6 +181,18 @@ def _turns(state: Position) -> Turns:
         table[turn] = Result(walk.board(g1, g2, g3, dome, workers, supply), after, up, winners)
         turns[key] = (turn, actions)
     return Turns(table, lines, turns)
+
+
+def turn_to(state: Position, outcome: Any) -> Any:
+    """The legal turn that leads to ``outcome`` (a key of :func:`outcome_lines`): as in
+    :func:`table`, the line of fewest actions (the first generated of those)."""
+    kept: tuple[int, ...] | None = None
+    for actions, key in outcome_lines(state)[1]:
+        if key == outcome and (kept is None or len(actions) < len(kept)):
+            kept = actions
+    if kept is None:
+        raise ValueError("no turn of the position leads to that outcome")
+    return turn_of(tuple([gods.ACTIONS[code] for code in kept]))
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,0 +1,129 @@
+"""The search with gods on packed positions (``games/santorini/gods_search.py``): its evaluation is
+the pure search's, its values at a fixed depth are the pure search's, the compiled twin agrees
+with the module, and ``hard`` with gods uses it.
+
+The compiled cases skip when the twin is not built, unless ``BORDSPEL_REQUIRE_NATIVE`` is set
+(CI sets it), and then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+from bordspel import _native
+from bordspel.ai import analyse
+from bordspel.ai.search import DECISIVE, Limit, Searcher
+from bordspel.games.santorini import gods_search as reference
+from bordspel.games.santorini.ai import evaluate, threatens, zobrist
+from bordspel.games.santorini.engine import SantoriniState, Turn
+from bordspel.games.santorini.fast_search import CompiledSearch, fast_search
+from bordspel.games.santorini.gods import GODS
+
+NAMES = sorted(GODS)
+WEIGHTS = evaluate.base.weights
+
+
+@pytest.fixture(scope="module")
+def compiled() -> ModuleType:
+    module = _native.twin("santorini_gods_search", reference)
+    if module is reference:
+        if os.environ.get("BORDSPEL_REQUIRE_NATIVE") and os.environ.get("BORDSPEL_PURE", "") in ("", "0"):
+            pytest.fail("the compiled santorini_gods_search is not built (BORDSPEL_REQUIRE_NATIVE is set)")
+        pytest.skip(
+            "the compiled santorini_gods_search is not in use (not built, out of date, BORDSPEL_PURE=1)"
+        )
+    return module
+
+
+def positions(games: int, seed: int, every: int = 1) -> Iterator[SantoriniState]:
+    """Two-player positions after the setup along random games with random gods (a third with a
+    finite supply), every ``every``-th."""
+    rng = random.Random(seed)
+    count = 0
+    for _ in range(games):
+        state = SantoriniState.initial(
+            gods=",".join(rng.sample(NAMES, 2)), seed=rng.getrandbits(32), finite_supply=rng.random() < 0.3
+        )
+        while not state.is_over():
+            if not state.in_setup:
+                count += 1
+                if count % every == 0:
+                    yield state
+            state = state.apply(rng.choice(state.legal_moves()))
+
+
+def packed(state: SantoriniState) -> tuple[int, ...]:
+    return reference._key_of(state)[0]
+
+
+@pytest.mark.parametrize("module", ["reference", "compiled"])
+def test_the_packed_evaluation_is_the_searchs(module: str, request: pytest.FixtureRequest) -> None:
+    search = reference if module == "reference" else request.getfixturevalue("compiled")
+    checked = 0
+    for state in positions(12, 1):
+        up = state.powers.up if state.powers is not None else 0
+        for seat in (0, 1):
+            value = search.packed_value(
+                packed(state), state.turn, seat, WEIGHTS, search.threat_powers(state), up
+            )
+            assert value == pytest.approx(evaluate(state, seat), abs=1e-9), (state.powers, seat)
+            checked += 1
+    assert checked > 200
+
+
+def pure_value(state: SantoriniState, depth: int) -> float:
+    """The value of ``state`` at ``depth`` by the pure search with hard's settings."""
+    searcher = Searcher(evaluate, max_depth=depth, pvs=True, extend=threatens, key=zobrist)
+    return searcher.run(state).score
+
+
+@pytest.mark.parametrize(
+    ("depth", "games", "every"), [(1, 3, 5), pytest.param(2, 3, 5, marks=pytest.mark.slow)]
+)
+def test_the_value_at_a_fixed_depth_is_the_pure_searchs(depth: int, games: int, every: int) -> None:
+    for state in positions(games, 2, every=every):
+        search = reference.GodsSearch(state, WEIGHTS)
+        for finished in range(1, depth + 1):
+            found = search.depth(finished, -1.0, -1)
+            assert found is not None
+        assert found[0] == pytest.approx(pure_value(state, depth), abs=1e-6), (state.powers, state)
+        assert found[1] in state.legal_moves()
+
+
+@pytest.mark.parametrize("every", [40, pytest.param(6, marks=pytest.mark.slow)])
+def test_the_compiled_twin_searches_as_the_module(compiled: ModuleType, every: int) -> None:
+    for state in positions(2, 3, every=every):
+        results = []
+        for module in (reference, compiled):
+            search = module.GodsSearch(state, WEIGHTS)
+            for depth in (1, 2):
+                found = search.depth(depth, -1.0, -1)
+            results.append((found, search.nodes, search.principal_variation(4)))
+        assert results[0] == results[1], state
+
+
+def test_a_climb_to_level_three_is_found_as_a_win() -> None:
+    state = SantoriniState.initial(gods="apollo,pan")
+    for move in ("a1e5", "b5e1"):
+        state = state.play(move)
+    levels = (0b111 << 10, 0b011 << 10, 0b001 << 10, 0)  # cells 10, 11, 12: three, two and one blocks
+    workers = (11, 0, 24, 4)  # seat 1's first worker on cell 11, next to cell 10
+    state = SantoriniState._make(2, levels, workers, 0, None, 0, None, state.powers)
+    search = reference.GodsSearch(state, WEIGHTS)
+    score, move = search.depth(2, -1.0, -1) or (0.0, None)
+    assert score >= DECISIVE
+    assert move == Turn(11, 10, None)
+
+
+def test_hard_with_gods_uses_the_packed_search() -> None:
+    state = next(positions(1, 4))
+    searcher = Searcher(evaluate, max_depth=2, pvs=True, extend=threatens, key=zobrist)
+    assert isinstance(fast_search(state, searcher, evaluate), CompiledSearch)
+    result = analyse("hard", state, Limit(nodes=2_000))
+    assert result.move in state.legal_moves()
+    assert result.depth >= 1
