@@ -67,6 +67,7 @@ def test_players_talk_in_their_room_and_spectators_in_theirs(client: TestClient)
     assert say(client, game, 1, "  you too\n").json()["text"] == "you too"
     assert texts(rooms(client, game, 1)[PLAYERS]) == ["good luck", "you too"]
     assert [m["seat"] for m in rooms(client, game, 0)[PLAYERS]["messages"]] == [0, 1]
+    assert client.get(f"/api/games/{game['id']}/chat", headers=bearer(game, 1)).json()["you"] == 1
     watcher = spectator(client, "watcher")
     assert say(watcher, game, None, "nice opening", SPECTATORS).json()["name"] == "watcher"
     assert set(rooms(watcher, game, None)) == {SPECTATORS}  # the players' room is theirs

@@ -95,7 +95,7 @@ class Chat:
 
     def read(self, game_id: str, reader: Reader) -> dict[str, Any]:
         """The rooms ``reader`` may read, each with its newest messages (the muted left out) and
-        whether ``reader`` may write there, and the player's ``settings``."""
+        whether ``reader`` may write there; the reader's seat (``you``), settings and the limits."""
         with self.store.db.transaction(write=False) as db:
             over = _over(db, game_id)
             settings = None if reader.seat is None else _settings(db, game_id, reader.seat)
@@ -103,11 +103,8 @@ class Chat:
                 room: {"messages": _messages(db, game_id, room, reader.seat, settings), "can_write": writes}
                 for room, writes in _rooms(reader, over, settings).items()
             }
-        return {
-            "rooms": rooms,
-            "settings": settings,
-            "limits": {"length": MAX_LENGTH, "burst": BURST, "window": WINDOW},
-        }
+        limits = {"length": MAX_LENGTH, "burst": BURST, "window": WINDOW}
+        return {"rooms": rooms, "you": reader.seat, "settings": settings, "limits": limits}
 
     def write(self, game_id: str, room: str, text: str, reader: Reader) -> dict[str, Any]:
         """Store ``reader``'s message in ``room``; the message as stored."""
