@@ -228,7 +228,7 @@ const bordspel = (() => {
       const options = chosenOptions(meta, game);
       const seats = [...document.querySelectorAll("#seats select.seat")].map((s) => s.value);
       try {
-        const created = await api("POST", "/api/games", { game, options, seats });
+        const created = await api("POST", "/api/games", { game, options, seats, clock: bordspel.chosenClock() });
         const others = created.seats.filter((spec, seat) => spec === "human" && seat !== created.you);
         const link = created.links.seats[created.you];
         remember({ id: created.id, game, you: created.you, link, seats: created.seats, links: others.length ? created.links : null });
@@ -603,6 +603,15 @@ const bordspel = (() => {
   // The computer's turn is asked for by one page: the first person's. The other people's pages
   // ask only if the game has not moved on after the computer's time (that page may be closed),
   // so no page's request is refused as stale.
+  // The moves numbered as in the record: one number for each round of the seats ("1. A a1:B").
+  function moveItem(page, view, text, i) {
+    const round = i % view.seats.length === 0;
+    const classes = [page.replay === i + 1 ? "current" : "", round ? "" : "same-move"].filter(Boolean).join(" ");
+    return element("li", {
+      "data-ply": String(i + 1), value: String(Math.floor(i / view.seats.length) + 1), class: classes, tabindex: "0", text,
+    });
+  }
+
   function askComputer(page, version) {
     const view = page.view;
     const first = view.seats.indexOf("human");
@@ -622,9 +631,11 @@ const bordspel = (() => {
     // page's fragment, which the browser never sends to the server.
     $("#rules-link").href = `/rules/${view.game}#from=${encodeURIComponent(location.pathname + location.hash)}`;
     $("#rules-link").hidden = !view.rules;
-    $("#moves").replaceChildren(...view.moves.map((m, i) => element("li", {
-      "data-ply": String(i + 1), class: page.replay === i + 1 ? "current" : "", tabindex: "0", text: m,
-    })));
+    // While a clock runs the rules open in a tab of their own: the game stays on screen.
+    const ticking = view.clock && view.clock.running !== null;
+    if (ticking) Object.assign($("#rules-link"), { target: "_blank", rel: "noopener" });
+    else $("#rules-link").removeAttribute("target");
+    $("#moves").replaceChildren(...view.moves.map((m, i) => moveItem(page, view, m, i)));
     if (page.replay === null) $("#moves").scrollTop = 1e9;
     $("#players").replaceChildren(...view.seats.map((_, seat) => player(view, seat)));
     $("#seat-line").replaceChildren(...view.seats.map((_, seat) => seatLine(view, seat)));
@@ -1216,11 +1227,6 @@ const bordspel = (() => {
   // A seat taken at a challenge (posted or accepted here) is kept in this browser with its token
   // until its game starts; then the page goes to the game with that token as the seat's.
   const STORED_CHALLENGES = "bordspel.challenges";
-  const CLOCKS = [
-    null, { initial: 60, increment: 0 }, { initial: 180, increment: 2 }, { initial: 300, increment: 3 },
-    { initial: 600, increment: 5 }, { initial: 900, increment: 10 }, { days: 1 }, { days: 3 },
-  ];
-
   function clockLabel(clock) {
     if (!clock) return t("no_clock");
     return clock.days ? t("days", { n: clock.days }) : `${clock.initial / 60}+${clock.increment}`;
@@ -1242,9 +1248,6 @@ const bordspel = (() => {
       $("#game-choice").replaceChildren(...gameChoices(meta));
       $(`#game-${chosen}`).checked = true;
       showOptions(meta, chosen);
-      const clock = $("#clock").value || "2";
-      $("#clock").replaceChildren(...CLOCKS.map((c, i) => element("option", { value: String(i), text: clockLabel(c) })));
-      $("#clock").value = clock;
     };
     form();
     onLanguage.push(() => {
@@ -1266,7 +1269,7 @@ const bordspel = (() => {
     const game = document.querySelector("input[name=game]:checked").value;
     const seat = $("#your-seat").value;
     const body = {
-      game, options: chosenOptions(lobby.meta, game), clock: CLOCKS[Number($("#clock").value)],
+      game, options: chosenOptions(lobby.meta, game), clock: bordspel.chosenClock(),
       rated: $("#rated").checked, seat: seat === "random" ? "random" : Number(seat),
     };
     try {
@@ -1554,7 +1557,7 @@ const bordspel = (() => {
 
   return {
     startPage, gamePage, rulesPage, lobbyPage, analysisPage, languageSwitch,
-    api, element, t, addWords, onLanguage, storedGames, language: () => language,
+    api, element, t, addWords, onLanguage, storedGames, clockLabel, language: () => language,
   };
 })();
 
