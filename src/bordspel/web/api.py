@@ -422,6 +422,15 @@ class Api:
         link = f"/games/{new.id}#seat={token}"
         return await self._view(new, you=seat, token=token, link=link, status_code=201)
 
+    async def decline_rematch(self, request: Request) -> Response:
+        """``POST /api/games/{id}/rematch/decline``: the caller's seat turns down the rematch another
+        player started (before taking a seat in it): it is aborted; this game, as it is now."""
+        key = game_id(request)
+        rematch = await run_in_threadpool(self.store.decline_rematch, key, bearer_token(request))
+        self.changes.notify(rematch.id)
+        self.changes.notify(key)
+        return await self._view(await run_in_threadpool(self.store.load, key))
+
     async def record(self, request: Request) -> Response:
         """``GET /api/games/{id}/record``: the game record as a download."""
         stored = await run_in_threadpool(self.store.load, game_id(request))

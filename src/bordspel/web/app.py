@@ -254,6 +254,7 @@ def create_app(
         _post("/api/games/{id}/resign", api.resign),
         _post("/api/games/{id}/abort", api.abort),
         _post("/api/games/{id}/rematch", api.rematch),
+        _post("/api/games/{id}/rematch/decline", api.decline_rematch),
         _get("/api/games/{id}/record", chat.record),
         _get("/api/games/{id}/chat", chat.show),
         _post("/api/games/{id}/chat", chat.write),
