@@ -134,3 +134,30 @@ def test_a_phone_says_tap_before_the_first_tap(browser: Browser, base_url: str) 
     page.goto(f"{base_url}{game['links']['seats'][0]}")
     expect(page.locator("#status")).to_contain_text("tap where the block goes")
     expect(page.locator("#status")).not_to_contain_text("click")
+
+
+@pytest.mark.slow
+def test_the_analysis_board_lists_the_finished_games_moves(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    game = made(page.request, f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "human"]})
+    for version, (seat, move) in enumerate(((0, "A"), (1, "a1:B"), (0, "b1:C"))):
+        made(
+            page.request,
+            f"{base_url}/api/games/{game['id']}/moves",
+            {"version": version, "move": move},
+            game["tokens"][seat],
+        )
+    made(page.request, f"{base_url}/api/games/{game['id']}/resign", {"version": 3}, game["tokens"][1])
+    page.goto(f"{base_url}{game['links']['seats'][0]}")
+    page.click("#analyse")
+    page.wait_for_url("**/analysis#**")
+    moves = page.locator("#game-move-list li")
+    expect(moves).to_have_text(["Start", "A", "a1:B", "b1:C"])
+    expect(page.locator("#game-players")).to_have_text("Player 1 \u2013 Player 2")
+    expect(page.locator("#game-move-list li.current")).to_have_text("b1:C")
+    after_one = page.request.get(f"{base_url}/api/games/{game['id']}/positions/1").json()["position"]
+    moves.nth(1).click()
+    expect(page.locator("#position")).to_have_value(after_one)
+    expect(page.locator("#game-move-list li.current")).to_have_text("A")
+    if os.environ.get("BORDSPEL_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["BORDSPEL_SCREENSHOTS"], "analysis-moves.png"))

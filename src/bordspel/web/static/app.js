@@ -936,7 +936,7 @@ const bordspel = (() => {
     $("#resign").disabled = Boolean(view.outcome);
     $("#rematch").hidden = !(person && view.outcome);
     $("#analyse").hidden = !view.outcome;
-    $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition);
+    $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition, page.id);
     $("#rematch").textContent = t(view.rematch ? "join_rematch" : "rematch");
     $("#rematch").classList.toggle("primary", Boolean(view.rematch));
     $("#decline-rematch").hidden = !(person && rematchWaits(view));
@@ -1442,7 +1442,10 @@ const bordspel = (() => {
   }
 
   // -- the analysis board: any position, the engine's best lines, moves played freely -----------
-  const analysisLink = (game, position) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`;
+  // The analysis board's address: the game, the position and, opened from a game, that game's id
+  // (its moves are listed beside the board: analysis-moves.js).
+  const analysisLink = (game, position, from) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`
+    + (from ? `&from=${encodeURIComponent(from)}` : "");
   const BEST_LINES = 3;
 
   async function analysisPage() {
@@ -1469,6 +1472,8 @@ const bordspel = (() => {
       showBoard(page);
       if (page.lines) showLines(page);
     });
+    page.from = params.get("from");
+    document.addEventListener("bordspel:set-up", (event) => setUp(page, event.detail.game, event.detail.position));
     const asked = params.get("game");
     setUp(page, meta.games[asked] ? asked : Object.keys(meta.games)[0], params.get("position"));
   }
@@ -1486,7 +1491,8 @@ const bordspel = (() => {
       if (move) query.set("move", move);
       const view = await api("GET", `/api/board?${query}`);
       page.view = { ...view, you: view.to_move }; // whoever is to move, the board's user plays them
-      history.replaceState(null, "", analysisLink(game, page.view.position));
+      history.replaceState(null, "", analysisLink(game, page.view.position, page.from));
+      document.dispatchEvent(new CustomEvent("bordspel:board", { detail: page.view }));
       $("#message").textContent = "";
       showBoard(page);
       analyseBoard(page);
