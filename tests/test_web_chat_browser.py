@@ -8,35 +8,23 @@ Set BORDSPEL_SCREENSHOTS=DIR to keep pictures of the chat (docs/screenshots has 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.chat import BURST
-from tests.live import serving
 from tests.test_web_browser import CHROMIUM
 from tests.test_web_lobby_browser import browser, two_players
+from tests.test_web_notices_browser import DESKTOP, PHONE, TOLD, base_url
 
-__all__ = ["browser"]  # the module's browser fixture
+__all__ = ["base_url", "browser"]  # the module's server and browser
 
 if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
     pytest.skip("Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-TOLD = 2_000
 MARKUP = '<b>bold</b> <img src=x onerror="document.body.dataset.owned=1"> & co'
-
-
-@pytest.fixture(scope="module")
-def base_url(module_db: str) -> Iterator[str]:
-    settings = ApiSettings(password_cost="CHEAPEST", secret="chat test secret", job_workers=0)
-    with serving(create_app(module_db, settings)) as url:
-        yield url
 
 
 def picture(page: Page, name: str) -> None:

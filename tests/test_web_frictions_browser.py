@@ -50,6 +50,13 @@ def made(request: APIRequestContext, url: str, body: dict[str, Any], token: str 
     return response.json()
 
 
+def three_moves(request: APIRequestContext, base_url: str, game: dict[str, Any]) -> None:
+    """Quarto's first three moves in ``game``: A handed over, placed on a1 with B, on b1 with C."""
+    for version, (seat, move) in enumerate(((0, "A"), (1, "a1:B"), (0, "b1:C"))):
+        url = f"{base_url}/api/games/{game['id']}/moves"
+        made(request, url, {"version": version, "move": move}, game["tokens"][seat])
+
+
 @pytest.mark.slow
 def test_start_page_rules_page_and_move_list(browser: Browser, base_url: str) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
@@ -66,13 +73,7 @@ def test_start_page_rules_page_and_move_list(browser: Browser, base_url: str) ->
         f"{base_url}/api/games",
         {"game": "quarto", "seats": ["human", "human"], "clock": {"initial": 600, "increment": 5}},
     )
-    for version, (seat, move) in enumerate(((0, "A"), (1, "a1:B"), (0, "b1:C"))):
-        made(
-            page.request,
-            f"{base_url}/api/games/{game['id']}/moves",
-            {"version": version, "move": move},
-            game["tokens"][seat],
-        )
+    three_moves(page.request, base_url, game)
     page.goto(f"{base_url}{game['links']['seats'][0]}")
     expect(page.locator("#moves li")).to_have_count(3)
     assert [item.get_attribute("value") for item in page.locator("#moves li").all()] == ["1", "1", "2"]
@@ -140,13 +141,7 @@ def test_a_phone_says_tap_before_the_first_tap(browser: Browser, base_url: str) 
 def test_the_analysis_board_lists_the_finished_games_moves(browser: Browser, base_url: str) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     game = made(page.request, f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "human"]})
-    for version, (seat, move) in enumerate(((0, "A"), (1, "a1:B"), (0, "b1:C"))):
-        made(
-            page.request,
-            f"{base_url}/api/games/{game['id']}/moves",
-            {"version": version, "move": move},
-            game["tokens"][seat],
-        )
+    three_moves(page.request, base_url, game)
     made(page.request, f"{base_url}/api/games/{game['id']}/resign", {"version": 3}, game["tokens"][1])
     page.goto(f"{base_url}{game['links']['seats'][0]}")
     page.click("#analyse")
