@@ -1362,7 +1362,7 @@ const bordspel = (() => {
     }
   }
 
-  // A listed challenge or game in words: "alma (1500?) · Quarto · advanced · 3+2 · Rated".
+  // A listed challenge or game in words: "alma (1500?) · <game> · advanced · 3+2 · Rated".
   function describe(meta, item) {
     const options = Object.entries(item.options).map(([option, value]) => optionText(meta, item, option, value)).filter(Boolean);
     const rated = (name, seat) => {
