@@ -7,8 +7,9 @@
   account that holds no seat of the game in the spectators' room (a message there carries the
   account's name). Anyone else is refused (403).
 - **Limits.** A message is one line of 1 to ``MAX_LENGTH`` characters (line breaks and tabs
-  become spaces, other control characters are refused: 400); ``BURST`` messages a writer per
-  ``WINDOW`` seconds in a game (429 with Retry-After); ``ROOM_SIZE`` messages a room.
+  become spaces; other control characters, lone surrogates and direction overrides are refused:
+  400); ``BURST`` messages a writer per ``WINDOW`` seconds in a game (429 with Retry-After);
+  ``ROOM_SIZE`` messages a room.
 - **A player's choices.** ``off`` hides the chat from that seat and keeps it from writing;
   ``muted`` hides the other players' messages from it. Both are kept with the seat.
 - **The record.** Nothing of the chat is in a game's record unless a player asks for it
@@ -62,6 +63,8 @@ ROOM_SIZE = 500
 SHOWN = 100
 """The newest messages of a room that a reader is sent."""
 SPACES = re.compile(r"[\t\n\r\f\v\u2028\u2029]+")
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Direction overrides and isolates: they could turn the rest of a page's line around."""
 
 
 class ChatError(BordspelError):
@@ -153,7 +156,7 @@ def clean(text: str) -> str:
         raise ChatError("write something first")
     if len(line) > MAX_LENGTH:
         raise ChatError(f"a message holds at most {MAX_LENGTH} characters, not {len(line)}")
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in line):
+    if any(unicodedata.category(char) in ("Cc", "Cs") or char in BIDI for char in line):
         raise ChatError("a message cannot hold control characters")
     return line
 
