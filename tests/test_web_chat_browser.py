@@ -80,3 +80,26 @@ def test_two_players_chat_and_markup_is_shown_as_text(browser: Browser, base_url
     expect(watcher.locator("#chat-log")).not_to_contain_text("hello")
     assert second.evaluate("document.body.dataset.owned") is None
     assert not errors
+
+
+@pytest.mark.slow
+def test_spectators_talk_apart_and_the_players_read_them_once_the_game_is_over(
+    browser: Browser, base_url: str
+) -> None:
+    player = browser.new_context(viewport=DESKTOP).new_page()
+    game: dict[str, Any] = player.request.post(
+        f"{base_url}/api/games", data={"game": "quarto", "seats": ["human", "human"]}
+    ).json()
+    player.goto(f"{base_url}{game['links']['seats'][0]}")
+    watcher = browser.new_context(viewport=PHONE).new_page()
+    signed = watcher.request.post(
+        f"{base_url}/api/account", data={"username": "karel", "password": "correct horse"}
+    )
+    assert signed.ok, signed.text()
+    watcher.goto(f"{base_url}{game['links']['spectator']}")
+    write(watcher, "player 1 should hand over A")
+    expect(watcher.locator("#chat-log .chat-line")).to_have_text(["karel player 1 should hand over A"])
+    expect(player.locator("#chat-rooms")).to_be_hidden()  # the players' room only: no hints from the audience
+    player.click("#resign")  # the end of the game opens the spectators' room to the players
+    player.locator("#chat-rooms button", has_text="Spectators").click()
+    expect(player.locator("#chat-log .chat-line")).to_have_text(["karel player 1 should hand over A"])

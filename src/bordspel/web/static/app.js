@@ -622,6 +622,7 @@ const bordspel = (() => {
     const previous = page.view;
     page.view = view;
     page.seen = performance.now();
+    document.dispatchEvent(new CustomEvent("bordspel:view", { detail: view })); // for chat.js
     page.clicks = [];
     page.tapped = null;
     if (previous && previous.version !== view.version) page.error = null;

@@ -26,7 +26,7 @@
 
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   const token = new URLSearchParams(location.hash.slice(1)).get("seat");
-  const chat = { rooms: {}, you: null, settings: null, limits: { length: 140 }, room: null };
+  const chat = { rooms: {}, you: null, over: null, settings: null, limits: { length: 140 }, room: null };
 
   function start() {
     const box = document.getElementById("chat");
@@ -36,6 +36,11 @@
     document.getElementById("chat-mute").addEventListener("change", (event) => choose({ muted: event.target.checked }));
     document.getElementById("chat-toggle").addEventListener("click", () => choose({ off: !(chat.settings && chat.settings.off) }));
     bordspel.onLanguage.push(show);
+    document.addEventListener("bordspel:view", (event) => { // the game's end opens the spectators' room to its players
+      const over = Boolean(event.detail.outcome);
+      if (chat.over !== null && over !== chat.over) load();
+      chat.over = over;
+    });
     const source = window.EventSource ? new EventSource(`/api/games/${encodeURIComponent(id)}/chat/events`) : null;
     if (source) source.addEventListener("version", load);
     else load();
