@@ -60,9 +60,7 @@ class ChatApi:
         off, muted = _flag(data, "off"), _flag(data, "muted")
         key = game_id(request)
         seat = await self.api.seat_of(request, key)
-        settings = await run_in_threadpool(self.chat.choose, key, seat, off, muted)
-        self.api.changes.notify(chat_key(key))
-        return JSONResponse(settings)
+        return JSONResponse(await run_in_threadpool(self.chat.choose, key, seat, off, muted))
 
     async def events(self, request: Request) -> Response:
         """``GET /api/games/{id}/chat/events``."""
