@@ -112,6 +112,11 @@ def test_lobby_names_gods_and_players_and_your_games_say_where_games_stand(
     )
     box = page.locator("header .brand").bounding_box()
     assert box and box["height"] >= 44
+    page.goto(f"{base_url}/games/{taken['game']['id']}")
+    opponent = page.locator("#players a.name", has_text="ilse")
+    expect(opponent).to_be_visible()
+    box = opponent.bounding_box()
+    assert box and box["height"] >= 44  # a phone's tap target
 
 
 @pytest.mark.slow
