@@ -128,6 +128,14 @@ def test_the_last_move_is_marked_in_every_game() -> None:
     assert marked_cells == [2, 1, 0, 0, 0]  # a1 and c1 (start and build), b2 (target)
 
 
+def test_santorini_levels_sit_under_their_column_letters() -> None:
+    santorini = new_game("santorini").play("a1e5").play("c3d4")
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in ansi.render(santorini).splitlines()]
+    letters = [lines[0].index(letter) for letter in "abcde"]
+    for line in lines[1:6]:
+        assert [line[column] for column in letters] == ["0"] * 5, line
+
+
 def test_plain_quarto_pictures_name_every_property_in_symbols() -> None:
     state = QuartoState.from_str("AP../..../..../.... hand=C")
     text = ansi.render(state, colour=False)

@@ -399,6 +399,7 @@ def test_four_player_teams_are_rated_as_teams(client: TestClient, store: GameSto
         rating = client.get(f"/api/players/{name}").json()["ratings"]["santorini-4p"]["rating"]
         assert rating == round(expected[seat % 2][seat // 2].mu)
     assert client.get("/api/meta").json()["games"]["quarto"]["level_ratings"] == computer_ratings("quarto")
+    assert set(computer_ratings("hermit")) == {"easy", "medium", "hard"}  # perfect was not measured
 
 
 def test_a_flag_fall_in_a_rated_game_rates_both_once(client: TestClient, store: GameStore) -> None:

@@ -12,10 +12,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from bordspel import new_game
-from bordspel.web import actions
+from bordspel.web import actions, jobs
 from bordspel.web.api import Api, ApiSettings
 from bordspel.web.app import create_app
 from bordspel.web.clocks import DAY, BadClock, Clock, TimeControl
+from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import Conflict, GameStore
 
 FAST = ApiSettings(flag_poll=0.05, clock_scale=0.02, job_workers=0)
@@ -61,11 +62,31 @@ def test_the_computer_thinks_within_its_clock() -> None:
         {"days": 99},
         "3+2",
         {"initial": True, "increment": 1},
+        {"initial": 14.9, "increment": 0},
+        {"initial": 10800.5, "increment": 0},
+        {"initial": 300, "increment": 60.5},
+        {"initial": 300, "increment": -1},
+        {"initial": float("nan"), "increment": 0},
     ],
 )
 def test_bad_time_controls_are_refused(given: object) -> None:
     with pytest.raises(BadClock):
         TimeControl.parse(given)
+
+
+@pytest.mark.parametrize(
+    ("given", "label"),
+    [({"initial": 15, "increment": 0}, "0.25+0"), ({"initial": 10800, "increment": 60}, "180+60"),
+     ({"initial": 90, "increment": 1}, "1.5+1")],
+)  # fmt: skip
+def test_custom_controls_within_the_bounds_are_taken(given: dict[str, float], label: str) -> None:
+    assert TimeControl.parse(given).label() == label
+
+
+def test_the_api_refuses_a_control_out_of_bounds(client: TestClient) -> None:
+    body = {"game": "quarto", "seats": ["human", "human"], "clock": {"initial": 600, "increment": 61}}
+    refused = client.post("/api/games", json=body)
+    assert refused.status_code == 400 and "from 0 to 60" in refused.json()["error"]
 
 
 @pytest.fixture
@@ -78,6 +99,10 @@ def new(client: TestClient, game: str, seats: list[str], clock: dict[str, Any]) 
     response = client.post("/api/games", json={"game": game, "options": {}, "seats": seats, "clock": clock})
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
+
+
+def bearer(game: dict[str, Any], seat: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['tokens'][seat]}"}
 
 
 def every_seat_moves(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -209,7 +234,7 @@ def test_the_flag_keeper_goes_on_after_a_failure(web_db: str, monkeypatch: pytes
 
 
 def test_a_move_taken_back_takes_its_increment_with_it(client: TestClient, web_db: str) -> None:
-    game = new(client, "quarto", ["human", "human"], {"initial": 3000, "increment": 180})
+    game = new(client, "quarto", ["human", "human"], {"initial": 3000, "increment": 60})
     headers = [{"Authorization": f"Bearer {token}"} for token in game["tokens"]]
     path = f"/api/games/{game['id']}"
     for cycle in range(3):  # move, ask to take it back, the other accepts: no time is earned
@@ -223,3 +248,26 @@ def test_a_move_taken_back_takes_its_increment_with_it(client: TestClient, web_d
         assert taken.json()["ply"] == 0
     clock = GameStore(web_db).load(game["id"]).clock
     assert clock is not None and clock.remaining[0] <= 60.0  # 3000 s at the scale: 60 s, no increments kept
+
+
+@pytest.mark.slow
+def test_the_computer_moves_within_its_clock_in_a_timed_game(
+    web_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quarter-minute control against ``hard``: its search gets a twentieth of its time (0.75 s),
+    not the server's 60 s (which would let its flag fall), and the human's clock runs once it moved."""
+    budgets: list[float] = []
+
+    def spying(game: str, level: str, budget: float) -> str:
+        budgets.append(budget)
+        return budgeted_spec(game, level, budget)
+
+    monkeypatch.setattr(jobs, "budgeted_spec", spying)
+    with TestClient(create_app(web_db, ApiSettings(ai_time=60.0, job_workers=1))) as client:
+        game = new(client, "quarto", ["hard", "human"], {"initial": 15, "increment": 0})
+        moved = client.post(
+            f"/api/games/{game['id']}/ai", json={"version": 0}, headers=bearer(game, 1)
+        ).json()
+    assert budgets and max(budgets) <= 15 / 20
+    assert moved["ply"] == 1 and moved["outcome"] is None and moved["clock"]["running"] == 1
+    assert 0 < moved["clock"]["remaining"][0] < 15

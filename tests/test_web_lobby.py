@@ -202,6 +202,26 @@ def test_a_rematch_swaps_the_seats_keeps_the_clock_and_each_player_takes_their_o
     assert move(client, first["id"], second.json()["token"], 2, "a1:B").status_code == 200
 
 
+def test_a_rematch_is_declined_before_taking_its_seat_and_then_aborted(client: TestClient) -> None:
+    posted = post(client, clock=THREE_MINUTES, seat=0)
+    taken = accept(client, posted["id"]).json()
+    game, tokens = taken["game"]["id"], [posted["token"], taken["token"]]
+    headers = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    decline = f"/api/games/{game}/rematch/decline"
+    client.post(f"/api/games/{game}/resign", json={"version": 0}, headers=headers[1])
+    assert client.post(decline, json={}, headers=headers[0]).status_code == 409  # nobody asked yet
+    asked = client.post(f"/api/games/{game}/rematch", json={}, headers=headers[1]).json()
+    assert client.post(decline, json={}, headers=headers[1]).status_code == 409  # the asker's own
+    assert client.post(decline, json={}).status_code == 403  # a spectator
+    declined = client.post(decline, json={}, headers=headers[0])
+    assert declined.status_code == 200 and declined.json()["rematch"] is None
+    aborted = client.get(f"/api/games/{asked['id']}").json()
+    assert aborted["outcome"]["termination"] == "aborted" and aborted["clock"]["running"] is None
+    assert client.post(decline, json={}, headers=headers[0]).status_code == 409  # nothing left to decline
+    again = client.post(f"/api/games/{game}/rematch", json={}, headers=headers[0])
+    assert again.status_code == 201 and again.json()["id"] != asked["id"]  # either may ask anew
+
+
 def test_games_from_the_lobby_and_rematches_count_against_the_new_game_limit(web_db: str) -> None:
     with TestClient(create_app(web_db, ApiSettings(games_per_minute=2, job_workers=0))) as client:
         for _ in range(2):  # accepting your own challenges starts games of yours
@@ -243,6 +263,8 @@ def test_a_rated_challenge_is_between_accounts_and_its_game_is_rated(web_db: str
         assert players["ada"].post(f"/api/challenges/{posted['id']}/accept", json={}).status_code == 409
         game = players["bob"].post(f"/api/challenges/{posted['id']}/accept", json={}).json()["game"]
         assert game["players"] == ["ada", "bob"] and game["rated"]
+        listed = anonymous.get("/api/lobby").json()["games"]
+        assert [found["players"] for found in listed if found["id"] == game["id"]] == [["ada", "bob"]]
         for name, version, text in (("ada", game["version"], "A"), ("bob", game["version"] + 1, "a1:B")):
             moved = players[name].post(
                 f"/api/games/{game['id']}/moves", json={"version": version, "move": text}

@@ -214,13 +214,14 @@ class Api:
         session = self.accounts.session_of(request.cookies.get(COOKIE))
         return None if session is None else await run_in_threadpool(self.accounts.account_of, session)
 
-    async def _account_id(self, request: Request) -> str | None:
+    async def account_id(self, request: Request) -> str | None:
+        """The id of the request's account, if it is logged in."""
         account = await self.account(request)
         return None if account is None else account.id
 
-    async def _seat(self, request: Request, key: str) -> int | None:
+    async def seat_of(self, request: Request, key: str) -> int | None:
         """The request's seat in game ``key``: by its token, else by its account."""
-        account = await self._account_id(request)
+        account = await self.account_id(request)
         return await run_in_threadpool(self.store.seat_of, key, bearer_token(request), account)
 
     def _runner(self) -> JobRunner:
@@ -246,7 +247,7 @@ class Api:
     ) -> Response:
         """Apply ``edit`` as the request's seat (by token or account), at the version it saw; wake
         the live updates."""
-        account = await self._account_id(request)
+        account = await self.account_id(request)
         stored = await run_in_threadpool(
             self.store.change, game_id(request), _version(data), bearer_token(request), edit, account
         )
@@ -269,7 +270,7 @@ class Api:
         clock = self.time_control(data)
         creator, limit = request.client.host if request.client else "", self.settings.games_per_minute
         you = seats.index(HUMAN) if HUMAN in seats else 0
-        accounts = _creators_seat(seats, you, await self._account_id(request))
+        accounts = _creators_seat(seats, you, await self.account_id(request))
         create = functools.partial(self.store.create, accounts=accounts)
         stored, tokens = await run_in_threadpool(create, start, seats, creator, limit, clock)
         self._changed(stored)
@@ -316,7 +317,7 @@ class Api:
     async def show(self, request: Request) -> Response:
         """``GET /api/games/{id}``: the game as the token's seat (or a spectator) sees it."""
         key = game_id(request)
-        seat = await self._seat(request, key)
+        seat = await self.seat_of(request, key)
         stored = await run_in_threadpool(self.store.load, key)
         return await self._view(stored, you=seat)
 
@@ -352,7 +353,7 @@ class Api:
         """
         data = await read_json(request)
         key, version = game_id(request), _version(data)
-        seat = await self._seat(request, key)
+        seat = await self.seat_of(request, key)
         if seat is None:
             raise Forbidden("only a player of this game may ask the computer to move")
         stored = await run_in_threadpool(self.store.load, key)
@@ -383,7 +384,7 @@ class Api:
         level and budget bound the work, and one analysis runs per game and version however many ask.
         """
         key = game_id(request)
-        seat = await self._seat(request, key)
+        seat = await self.seat_of(request, key)
         stored = await run_in_threadpool(self.store.load, key)
         actions.check_hint(stored, seat)
         state = stored.state
@@ -421,6 +422,15 @@ class Api:
         link = f"/games/{new.id}#seat={token}"
         return await self._view(new, you=seat, token=token, link=link, status_code=201)
 
+    async def decline_rematch(self, request: Request) -> Response:
+        """``POST /api/games/{id}/rematch/decline``: the caller's seat turns down the rematch another
+        player started (before taking a seat in it): it is aborted; this game, as it is now."""
+        key = game_id(request)
+        rematch = await run_in_threadpool(self.store.decline_rematch, key, bearer_token(request))
+        self.changes.notify(rematch.id)
+        self.changes.notify(key)
+        return await self._view(await run_in_threadpool(self.store.load, key))
+
     async def record(self, request: Request) -> Response:
         """``GET /api/games/{id}/record``: the game record as a download."""
         stored = await run_in_threadpool(self.store.load, game_id(request))
@@ -432,12 +442,12 @@ class Api:
         """``GET /api/games/{id}/events``: a stream of the game's versions (Server-Sent Events)."""
         key = game_id(request)
         await run_in_threadpool(self.store.version, key)  # NotFound before the stream starts
-        return self._stream(request, key, lambda: self.store.version(key))
+        return self.stream(request, key, lambda: self.store.version(key))
 
     async def notices(self, request: Request) -> Response:
         """``GET /api/notices``: a stream of the logged-in account's games (Server-Sent Events,
         ``bordspel.web.notices``): 403 without a session."""
-        account = await self._account_id(request)
+        account = await self.account_id(request)
         if account is None:
             raise Forbidden("notices are for accounts: sign up or log in")
         reader = NoticeReader(self.store, account)
@@ -453,9 +463,11 @@ class Api:
 
     async def lobby_events(self, request: Request) -> Response:
         """``GET /api/lobby/events``: a stream of the lobby's versions (Server-Sent Events)."""
-        return self._stream(request, LOBBY, self.lobby.version)
+        return self.stream(request, LOBBY, self.lobby.version)
 
-    def _stream(self, request: Request, key: str, read: Callable[[], int]) -> Response:
+    def stream(self, request: Request, key: str, read: Callable[[], int]) -> Response:
+        """A stream (Server-Sent Events) of ``read()``, read again whenever ``key`` changes."""
+
         async def version() -> int:
             return await run_in_threadpool(read)
 
@@ -512,7 +524,7 @@ class Api:
         start = await run_in_threadpool(start_state, game, options)
         control, rated = self.time_control(data), _rated(data)
         seat = _seat_choice(data.get("seat", RANDOM), start.num_players)
-        address, account = request.client.host if request.client else "", await self._account_id(request)
+        address, account = request.client.host if request.client else "", await self.account_id(request)
         post = functools.partial(self.lobby.post, account=account)
         seated = await run_in_threadpool(post, start, options, control, rated, seat, address)
         self.changes.notify(LOBBY)
@@ -531,7 +543,7 @@ class Api:
         found = await run_in_threadpool(self.lobby.load, key)
         wanted = None if data.get("seat") is None else int(_seat_choice(data["seat"], found.seats, False))
         start = await run_in_threadpool(start_state, found.game, found.options)
-        address, account = request.client.host if request.client else "", await self._account_id(request)
+        address, account = request.client.host if request.client else "", await self.account_id(request)
         take = functools.partial(self.lobby.take, account=account)
         seated = await run_in_threadpool(take, key, start, wanted, bearer_token(request), address)
         self.changes.notify(LOBBY)

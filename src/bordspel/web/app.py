@@ -45,6 +45,7 @@ from bordspel.core import BordspelError
 from bordspel.web.account_api import AccountApi
 from bordspel.web.ai_pool import AITimeout
 from bordspel.web.api import Api, ApiSettings, game_id
+from bordspel.web.chat_api import ChatApi
 from bordspel.web.fanout import listen
 from bordspel.web.metrics import STORE_WAIT, JobsCollector, Observed, exposition, forget_process
 from bordspel.web.security import Guard, GuardSettings
@@ -141,6 +142,7 @@ def create_app(
     store = GameStore(db, pubsub=pubsub, max_queued=settings.queue_bound())
     api = Api(store, settings)
     accounts = AccountApi(api)
+    chat = ChatApi(api)
     info = meta()
     draining = False
 
@@ -252,7 +254,12 @@ def create_app(
         _post("/api/games/{id}/resign", api.resign),
         _post("/api/games/{id}/abort", api.abort),
         _post("/api/games/{id}/rematch", api.rematch),
-        _get("/api/games/{id}/record", api.record),
+        _post("/api/games/{id}/rematch/decline", api.decline_rematch),
+        _get("/api/games/{id}/record", chat.record),
+        _get("/api/games/{id}/chat", chat.show),
+        _post("/api/games/{id}/chat", chat.write),
+        _post("/api/games/{id}/chat/settings", chat.choose),
+        _get("/api/games/{id}/chat/events", chat.events),
         _get("/api/games/{id}/events", api.events),
         _get("/api/games/{id}/analysis", api.analysis),
         _get("/api/board", api.board),

@@ -21,8 +21,11 @@ from bordspel.core import BordspelError
 __all__ = ["BadClock", "Clock", "TimeControl"]
 
 DAY = 86400.0
+MIN_SECONDS = 15
+"""The shortest Fischer control: a quarter of a minute."""
 MAX_MINUTES = 180
-MAX_INCREMENT = 180
+MAX_INCREMENT = 60
+"""Seconds a Fischer control adds per move at most."""
 MAX_DAYS = 14
 
 
@@ -45,13 +48,14 @@ class TimeControl:
 
     @classmethod
     def parse(cls, data: object, scale: float = 1.0) -> TimeControl:
-        """``{"initial": s, "increment": s}`` or ``{"days": n}``, checked; BadClock otherwise."""
+        """``{"initial": s, "increment": s}`` (15 s to 180 minutes, 0 to 60 s) or ``{"days": n}``
+        (1 to 14), checked; BadClock otherwise."""
         if not isinstance(data, dict):
             raise BadClock('give the clock as {"initial": seconds, "increment": seconds} or {"days": n}')
         if set(data) == {"days"}:
             return cls(days=int(_number(data, "days", 1, MAX_DAYS, whole=True)), scale=scale)
         if set(data) == {"initial", "increment"}:
-            initial = _number(data, "initial", 15, MAX_MINUTES * 60)
+            initial = _number(data, "initial", MIN_SECONDS, MAX_MINUTES * 60)
             return cls(initial, _number(data, "increment", 0, MAX_INCREMENT), scale=scale)
         raise BadClock('a clock is {"initial": seconds, "increment": seconds} or {"days": n}, nothing else')
 

@@ -13,7 +13,8 @@ The store announces each change it writes (``GameStore.change``), and one task p
 - **SQLite** (several processes on one machine): no messages at all. Each process looks at
   the file's ``PRAGMA data_version``, which changes whenever another connection commits, every
   ``SQLITE_POLL`` seconds on one connection of its own, and only when something changed reads
-  the versions of the games its streams watch (one query). The look is a read of the WAL
+  the versions of the games its streams watch (one query), and how many messages the chats
+  they watch hold (``bordspel.web.chat``). The look is a read of the WAL
   index in shared memory: it costs microseconds and takes no lock.
 
 A process whose listener lost its connection reconnects every ``RETRY`` seconds and then wakes
@@ -33,9 +34,11 @@ from pathlib import Path
 from bordspel.web.db import CHANNEL, Database, Postgres, SQLite
 from bordspel.web.events import Changes
 
-__all__ = ["REDIS_CHANNEL", "RETRY", "SQLITE_POLL", "listen", "redis_publisher"]
+__all__ = ["CHAT_PREFIX", "REDIS_CHANNEL", "RETRY", "SQLITE_POLL", "listen", "redis_publisher"]
 
 REDIS_CHANNEL = "bordspel:games"
+CHAT_PREFIX = "chat:"
+"""How the key of a game's chat begins (``bordspel.web.chat``): the rest is the game's id."""
 SQLITE_POLL = 0.02
 """Seconds between two looks at an SQLite file's ``data_version``."""
 RETRY = 1.0
@@ -140,11 +143,18 @@ class _DataVersion:
         self.seen = versions
         return changed
 
-    def _versions(self, ids: list[str]) -> Iterator[tuple[str, int]]:
+    def _versions(self, keys: list[str]) -> Iterator[tuple[str, int]]:
+        """The version of each watched game, and the message count of each watched chat."""
+        games = [key for key in keys if not key.startswith(CHAT_PREFIX)]
+        chats = [key.removeprefix(CHAT_PREFIX) for key in keys if key.startswith(CHAT_PREFIX)]
+        yield from self._read("SELECT id, version FROM games WHERE id IN ({})", games)
+        counts = "SELECT game_id, COUNT(*) FROM chat_messages WHERE game_id IN ({}) GROUP BY game_id"
+        yield from ((CHAT_PREFIX + key, count) for key, count in self._read(counts, chats))
+
+    def _read(self, query: str, ids: list[str]) -> Iterator[tuple[str, int]]:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            yield from self.connection.execute(f"SELECT id, version FROM games WHERE id IN ({marks})", chunk)
+            yield from self.connection.execute(query.format(",".join("?" * len(chunk))), chunk)
 
     def close(self) -> None:
         self.connection.close()

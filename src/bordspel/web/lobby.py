@@ -275,7 +275,8 @@ class Lobby:
         return cancelled
 
     def listing(self) -> tuple[list[Challenge], list[dict[str, Any]]]:
-        """The open challenges, and the games in progress that started here (newest first)."""
+        """The open challenges, and the games in progress that started here (newest first), each
+        with its players' usernames by seat (None: no account)."""
         now = time.time()
         with self.store.db.transaction(write=False) as db:
             query = (
@@ -288,7 +289,8 @@ class Lobby:
                 " JOIN games g ON g.id = c.game_id WHERE g.over = 0 ORDER BY g.created DESC LIMIT ?",
                 (LISTED,),
             ).fetchall()
-        return challenges, [_playing(_challenge(row)) for row in playing]
+            games = [_playing(_challenge(row, _taken(db, row[0]))) for row in playing]
+        return challenges, games
 
     def version(self) -> int:
         """A number that changes whenever the lobby's lists do (for its live stream): every
@@ -306,7 +308,7 @@ def _playing(challenge: Challenge) -> dict[str, Any]:
     view = challenge.view(time.time())
     return {
         "id": challenge.game_id,
-        **{key: view[key] for key in ("game", "options", "clock", "rated", "seats")},
+        **{key: view[key] for key in ("game", "options", "clock", "rated", "seats", "taken", "players")},
     }
 
 

@@ -170,6 +170,23 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE games ADD COLUMN ended {float}",
         "ALTER TABLE rating_changes ADD COLUMN delta {float}",
     ),
+    (  # 8: each game's chat (bordspel.web.chat): its messages per room, and each seat's choices
+        # (chat turned off, the other players muted)
+        """CREATE TABLE chat_messages (
+            id TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            room TEXT NOT NULL,
+            writer TEXT NOT NULL,
+            seat INTEGER,
+            name TEXT,
+            text TEXT NOT NULL,
+            ply INTEGER NOT NULL,
+            created {float} NOT NULL
+        )""",
+        "CREATE INDEX chat_by_game ON chat_messages (game_id, created)",
+        "ALTER TABLE seats ADD COLUMN chat_off INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN chat_muted INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

@@ -326,6 +326,34 @@ class GameStore:
         self.publish(game_id)
         return new, mine, fresh
 
+    def decline_rematch(self, game_id: str, token: str | None) -> StoredGame:
+        """The caller's seat of a finished game turns down the rematch another player started,
+        before taking its seat in it: the rematch is aborted (unrated, nobody wins) and this game
+        offers none any more (either player may ask again). The aborted rematch is returned."""
+        with self.db.transaction() as db:
+            db.lock(f"rematch {game_id}")
+            stored = self._load(db, game_id)
+            seat = _seat_of(db, game_id, token)
+            if seat is None or stored.seats[seat] != HUMAN:
+                raise Forbidden("only a person playing this game may decline its rematch")
+            if stored.rematch is None:
+                raise Conflict("nobody has asked for a rematch of this game")
+            mine = (seat + 1) % len(stored.seats)
+            query = "SELECT 1 FROM seats WHERE game_id = ? AND seat = ? AND token_hash LIKE ?"
+            if db.execute(query, (stored.rematch, mine, f"{UNCLAIMED}%")).fetchone() is None:
+                raise Conflict("you have your seat in the rematch: abort it from its page")
+            rematch = self._load(db, stored.rematch)
+            rematch.resigned, rematch.version = mine, rematch.version + 1  # before any move: aborted
+            self._write(db, rematch, rematch.version - 1, rematch.ply)
+            for hook in self.on_end:
+                hook(db, rematch)
+            db.execute("UPDATE games SET rematch = NULL, version = version + 1 WHERE id = ?", (game_id,))
+            db.notify(rematch.id)
+            db.notify(game_id)
+        self.publish(rematch.id)
+        self.publish(game_id)
+        return rematch
+
     def _start_rematch(
         self, db: Connection, stored: StoredGame, start: State, mine: int, fresh: str, creator: str
     ) -> StoredGame:

@@ -39,7 +39,8 @@ def render(state: SantoriniState, last: Any = None, *, colour: bool = True) -> s
             level = height(state.levels, cell)
             worker = letters.get(cell)
             mark = f"{_WORKERS[(ord(worker) - 65) // 2 % 3]}{worker}" if worker else " "
-            row.append(marked(f"{_LEVELS[level]}{level}{mark}{_LEVELS[level]} {RESET}", cell in marks))
+            # " 2A": the level under its column's letter, the worker after it
+            row.append(marked(f"{_LEVELS[level]} {level}{mark}{RESET}", cell in marks))
         rows.append(row)
     gods = [f"{seat + 1} {(state.god_of(seat) or '-').capitalize()}" for seat in range(state.players)]
     return framed(rows, 3) + ("\n   gods: " + " · ".join(gods) if state.powers is not None else "")

@@ -47,7 +47,7 @@ const bordspel = (() => {
       changed: "The game changed meanwhile; the board shows the current position.",
       replay_status: "Replaying move {ply} of {plies}", replay_status_start: "Replaying the start position ({plies} moves)",
       back_to_game: "Back to the game", tap_again: "tap the square again to play there, or tap another square",
-      time: "time ran out", days_left: "{n} d", join_rematch: "Play the rematch", rematch_offered: "A rematch has started: Play the rematch takes your seat in it.", rated_rematch_offered: "A rated rematch has started: Play the rematch takes your seat in it.",
+      time: "time ran out", days_left: "{n} d", join_rematch: "Play the rematch", decline_rematch: "Decline the rematch", rematch_offered: "A rematch has started: Play the rematch takes your seat in it.", rated_rematch_offered: "A rated rematch has started: Play the rematch takes your seat in it.",
       analysis: "analysis board", analyse: "Analyse", engine: "Engine", position_editor: "Position",
       position_text: "Position (as text; edit it to set one up)", set_up: "Set up", start_position: "Start position",
       analysis_note: "Moves played here change no game.", take_back: "Take back",
@@ -56,7 +56,8 @@ const bordspel = (() => {
       lobby: "Lobby", open_challenges: "Open challenges", open_challenges_text: "Accept one to play at once, or post your own below.",
       post_challenge: "Post a challenge", time_control: "Time control", your_seat: "Your seat", rated_game: "Rated", casual: "Casual",
       post: "Post", games_in_progress: "Games in progress", no_challenges: "No open challenges: post one.",
-      no_games: "No games in progress.", no_clock: "no clock", days: "{n} days per move", days_one: "{n} day per move", minutes: "{m} min + {s} s",
+      no_games: "No games in progress.", board_of: "{n}×{n} board", their_move: "Their turn",
+      status_win: "You won", status_loss: "You lost", status_draw: "A draw", status_aborted: "Aborted", no_clock: "no clock", days: "{n} days per move", days_one: "{n} day per move", minutes: "{m} min + {s} s",
       accept_challenge: "Accept", take_seat: "Take a seat", cancel: "Cancel", watch: "Watch", waiting_players: "waiting for players…",
       seats_taken: "{taken} of {seats} seats taken", yours: "your challenge", you_sit: "you sit here",
     },
@@ -97,7 +98,7 @@ const bordspel = (() => {
       changed: "Het spel is intussen veranderd; het bord toont de huidige stand.",
       replay_status: "Terugkijken: zet {ply} van {plies}", replay_status_start: "Terugkijken: de beginstelling ({plies} zetten)",
       back_to_game: "Terug naar het spel", tap_again: "tik nog eens op het veld om daar te spelen, of tik op een ander veld",
-      time: "tijd om", days_left: "{n} d", join_rematch: "Speel de revanche", rematch_offered: "Er is een revanche begonnen: Speel de revanche geeft je je plaats erin.", rated_rematch_offered: "Er is een revanche met rating begonnen: Speel de revanche geeft je je plaats erin.",
+      time: "tijd om", days_left: "{n} d", join_rematch: "Speel de revanche", decline_rematch: "Weiger de revanche", rematch_offered: "Er is een revanche begonnen: Speel de revanche geeft je je plaats erin.", rated_rematch_offered: "Er is een revanche met rating begonnen: Speel de revanche geeft je je plaats erin.",
       analysis: "analysebord", analyse: "Analyseren", engine: "Engine", position_editor: "Stelling",
       position_text: "Stelling (als tekst; pas hem aan om er een op te zetten)", set_up: "Opzetten", start_position: "Beginstelling",
       analysis_note: "Zetten die je hier speelt veranderen geen spel.", take_back: "Terugnemen",
@@ -106,7 +107,8 @@ const bordspel = (() => {
       lobby: "Lobby", open_challenges: "Open uitdagingen", open_challenges_text: "Neem er een aan om meteen te spelen, of plaats hieronder je eigen.",
       post_challenge: "Plaats een uitdaging", time_control: "Bedenktijd", your_seat: "Jouw plaats", rated_game: "Met rating", casual: "Vriendschappelijk",
       post: "Plaatsen", games_in_progress: "Lopende spellen", no_challenges: "Geen open uitdagingen: plaats er een.",
-      no_games: "Geen lopende spellen.", no_clock: "geen klok", days: "{n} dagen per zet", days_one: "{n} dag per zet", minutes: "{m} min + {s} s",
+      no_games: "Geen lopende spellen.", board_of: "bord van {n}×{n}", their_move: "Hun beurt",
+      status_win: "Gewonnen", status_loss: "Verloren", status_draw: "Gelijkspel", status_aborted: "Afgebroken", no_clock: "geen klok", days: "{n} dagen per zet", days_one: "{n} dag per zet", minutes: "{m} min + {s} s",
       accept_challenge: "Aannemen", take_seat: "Neem plaats", cancel: "Annuleren", watch: "Kijken", waiting_players: "wachten op spelers…",
       seats_taken: "{taken} van {seats} plaatsen bezet", yours: "jouw uitdaging", you_sit: "jij zit hier",
     },
@@ -228,7 +230,7 @@ const bordspel = (() => {
       const options = chosenOptions(meta, game);
       const seats = [...document.querySelectorAll("#seats select.seat")].map((s) => s.value);
       try {
-        const created = await api("POST", "/api/games", { game, options, seats });
+        const created = await api("POST", "/api/games", { game, options, seats, clock: bordspel.chosenClock() });
         const others = created.seats.filter((spec, seat) => spec === "human" && seat !== created.you);
         const link = created.links.seats[created.you];
         remember({ id: created.id, game, you: created.you, link, seats: created.seats, links: others.length ? created.links : null });
@@ -293,22 +295,58 @@ const bordspel = (() => {
   function showStoredGames(meta, accountGames) {
     const games = storedGames().filter((game) => meta.games[game.game]);
     const kept = new Set(games.map((game) => game.id));
-    const others = accountGames.filter((game) => !kept.has(game.id) && !game.over && meta.games[game.game]);
+    const others = accountGames.filter((game) => !kept.has(game.id) && meta.games[game.game]);
+    const told = new Map(accountGames.map((game) => [game.id, game]));
     $("#your-games").hidden = !games.length && !others.length;
     $("#your-games-list").replaceChildren(...others.map((game) => accountGame(meta, game)), ...games.map((game) => {
       const when = new Date(game.since).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
       const seat = game.you === null ? "" : ` · ${t("seat_n", { n: game.you + 1 })}`;
       const open = element("a", { href: game.link, class: "button", text: t("open_game") });
       const links = game.links ? [element("button", { type: "button", text: t("show_links"), onclick: () => invite(game) })] : [];
-      return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)} · ${when}${seat}` }), open, ...links);
+      const status = element("span", { class: "game-status", text: gameStatus(told.get(game.id) || keptStatus.get(game.id)) });
+      return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)} · ${when}${seat}` }), status, open, ...links);
     }));
+    lookUpKept(meta, games.filter((game) => !told.has(game.id) && !keptStatus.has(game.id)), accountGames);
   }
 
   function accountGame(meta, game) {
     const names = game.opponents.length ? ` · ${game.opponents.join(t("and"))}` : "";
-    const turn = game.your_move ? ` · ${t("your_move")}` : "";
     const open = element("a", { href: `/games/${encodeURIComponent(game.id)}`, class: "button", text: t("open_game") });
-    return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)}${names}${turn}` }), open);
+    return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)}${names} · ${gameStatus(game)}` }), open);
+  }
+
+  // Where a game stands for its player, from the live channel's entry (or one made alike from the
+  // game's own view): "Your turn", "Their turn", or how it ended for them.
+  function gameStatus(game) {
+    if (!game) return "";
+    if (game.over) return t(`status_${game.result}`);
+    return t(game.your_move ? "your_move" : "their_move");
+  }
+
+  // The games kept in this browser that no live channel tells about (played without an account):
+  // each read once with its seat's token, the newest ten, then the list is shown again.
+  const keptStatus = new Map();
+  async function lookUpKept(meta, games, accountGames) {
+    const asked = games.slice(0, 10);
+    if (!asked.length) return;
+    await Promise.all(asked.map(async (game) => {
+      const token = new URLSearchParams(new URL(game.link, location.href).hash.slice(1)).get("seat");
+      try {
+        keptStatus.set(game.id, statusOf(await api("GET", `/api/games/${encodeURIComponent(game.id)}`, undefined, token)));
+      } catch {
+        keptStatus.set(game.id, null); // gone, or not readable: no status
+      }
+    }));
+    showStoredGames(meta, accountGames);
+  }
+
+  function statusOf(view) {
+    const you = view.you;
+    if (!view.outcome) return { over: false, your_move: you !== null && view.to_move === you && view.seats[you] === "human" };
+    const winners = view.outcome.winners;
+    const result = view.outcome.termination === "aborted" ? "aborted"
+      : !winners.length || winners.length === view.seats.length ? "draw" : winners.includes(you) ? "win" : "loss";
+    return { over: true, result };
   }
 
   function invite(created) {
@@ -457,6 +495,7 @@ const bordspel = (() => {
     $("#resign").addEventListener("click", () => resign(page));
     $("#hint-button").addEventListener("click", () => askHint(page));
     $("#rematch").addEventListener("click", () => rematch(page));
+    $("#decline-rematch").addEventListener("click", () => send(page, "rematch/decline", {}));
     $("#accept").addEventListener("click", () => send(page, "takeback", { accept: true }));
     $("#decline").addEventListener("click", () => send(page, "takeback", { accept: false }));
     boardEvents(page);
@@ -583,6 +622,7 @@ const bordspel = (() => {
     const previous = page.view;
     page.view = view;
     page.seen = performance.now();
+    document.dispatchEvent(new CustomEvent("bordspel:view", { detail: view })); // for chat.js
     page.clicks = [];
     page.tapped = null;
     if (previous && previous.version !== view.version) page.error = null;
@@ -603,6 +643,15 @@ const bordspel = (() => {
   // The computer's turn is asked for by one page: the first person's. The other people's pages
   // ask only if the game has not moved on after the computer's time (that page may be closed),
   // so no page's request is refused as stale.
+  // The moves numbered as in the record: one number for each round of the seats ("1. A a1:B").
+  function moveItem(page, view, text, i) {
+    const round = i % view.seats.length === 0;
+    const classes = [page.replay === i + 1 ? "current" : "", round ? "" : "same-move"].filter(Boolean).join(" ");
+    return element("li", {
+      "data-ply": String(i + 1), value: String(Math.floor(i / view.seats.length) + 1), class: classes, tabindex: "0", text,
+    });
+  }
+
   function askComputer(page, version) {
     const view = page.view;
     const first = view.seats.indexOf("human");
@@ -622,9 +671,11 @@ const bordspel = (() => {
     // page's fragment, which the browser never sends to the server.
     $("#rules-link").href = `/rules/${view.game}#from=${encodeURIComponent(location.pathname + location.hash)}`;
     $("#rules-link").hidden = !view.rules;
-    $("#moves").replaceChildren(...view.moves.map((m, i) => element("li", {
-      "data-ply": String(i + 1), class: page.replay === i + 1 ? "current" : "", tabindex: "0", text: m,
-    })));
+    // While a clock runs the rules open in a tab of their own: the game stays on screen.
+    const ticking = view.clock && view.clock.running !== null;
+    if (ticking) Object.assign($("#rules-link"), { target: "_blank", rel: "noopener" });
+    else $("#rules-link").removeAttribute("target");
+    $("#moves").replaceChildren(...view.moves.map((m, i) => moveItem(page, view, m, i)));
     if (page.replay === null) $("#moves").scrollTop = 1e9;
     $("#players").replaceChildren(...view.seats.map((_, seat) => player(view, seat)));
     $("#seat-line").replaceChildren(...view.seats.map((_, seat) => seatLine(view, seat)));
@@ -831,9 +882,15 @@ const bordspel = (() => {
     if (page.tapped && previewOf(page, page.tapped)) return t("tap_again");
     const steps = [...new Set(matching(page).map(({ move }) => move.steps[page.clicks.length]).filter(Boolean))];
     const words = page.view.prompts[language] || page.view.prompts.en || {};
-    const next = steps.map((step) => words[step] || step).join(t("or"));
+    const next = forTouch(page, steps.map((step) => words[step] || step).join(t("or")));
     if (!finished(page)) return next;
     return next ? t("or_end", { prompt: next }) : t("confirm_turn");
+  }
+
+  // The games' prompts say "click"; on a touch screen (known before the first tap) they say "tap".
+  function forTouch(page, text) {
+    if (!page.touch && !matchMedia("(pointer: coarse)").matches) return text;
+    return text.replace(/\bclick/g, "tap").replace(/\bClick/g, "Tap").replace(/\bklik/g, "tik").replace(/\bKlik/g, "Tik");
   }
 
   // "Computer (hard) is thinking… 3 s of 10 s": the time since this page saw the position.
@@ -880,9 +937,10 @@ const bordspel = (() => {
     $("#resign").disabled = Boolean(view.outcome);
     $("#rematch").hidden = !(person && view.outcome);
     $("#analyse").hidden = !view.outcome;
-    $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition);
+    $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition, page.id);
     $("#rematch").textContent = t(view.rematch ? "join_rematch" : "rematch");
     $("#rematch").classList.toggle("primary", Boolean(view.rematch));
+    $("#decline-rematch").hidden = !(person && rematchWaits(view));
     $("#new").href = `/?game=${encodeURIComponent(view.game)}`;
     if (!$("#resign").dataset.confirm || view.outcome || view.abortable) {
       delete $("#resign").dataset.confirm;
@@ -1216,11 +1274,6 @@ const bordspel = (() => {
   // A seat taken at a challenge (posted or accepted here) is kept in this browser with its token
   // until its game starts; then the page goes to the game with that token as the seat's.
   const STORED_CHALLENGES = "bordspel.challenges";
-  const CLOCKS = [
-    null, { initial: 60, increment: 0 }, { initial: 180, increment: 2 }, { initial: 300, increment: 3 },
-    { initial: 600, increment: 5 }, { initial: 900, increment: 10 }, { days: 1 }, { days: 3 },
-  ];
-
   function clockLabel(clock) {
     if (!clock) return t("no_clock");
     return clock.days ? t("days", { n: clock.days }) : `${clock.initial / 60}+${clock.increment}`;
@@ -1242,9 +1295,6 @@ const bordspel = (() => {
       $("#game-choice").replaceChildren(...gameChoices(meta));
       $(`#game-${chosen}`).checked = true;
       showOptions(meta, chosen);
-      const clock = $("#clock").value || "2";
-      $("#clock").replaceChildren(...CLOCKS.map((c, i) => element("option", { value: String(i), text: clockLabel(c) })));
-      $("#clock").value = clock;
     };
     form();
     onLanguage.push(() => {
@@ -1266,7 +1316,7 @@ const bordspel = (() => {
     const game = document.querySelector("input[name=game]:checked").value;
     const seat = $("#your-seat").value;
     const body = {
-      game, options: chosenOptions(lobby.meta, game), clock: CLOCKS[Number($("#clock").value)],
+      game, options: chosenOptions(lobby.meta, game), clock: bordspel.chosenClock(),
       rated: $("#rated").checked, seat: seat === "random" ? "random" : Number(seat),
     };
     try {
@@ -1313,17 +1363,33 @@ const bordspel = (() => {
     }
   }
 
+  // A listed challenge or game in words: "alma (1500?) · <game> · advanced · 3+2 · Rated".
   function describe(meta, item) {
-    const options = Object.entries(item.options).map(([option, value]) => {
-      if (typeof value === "boolean") return value ? optionWord(meta, item.game, option) : null;
-      return `${optionWord(meta, item.game, option)} ${value}`;
-    }).filter(Boolean);
+    const options = Object.entries(item.options).map(([option, value]) => optionText(meta, item, option, value)).filter(Boolean);
     const rated = (name, seat) => {
       const rating = item.ratings && item.ratings[seat];
       return rating ? `${name} (${rating.rating}${rating.provisional ? "?" : ""})` : name;
     };
     const names = (item.players || []).map(rated).filter(Boolean);
     return [...names, titleOf(meta, item.game), ...options, clockLabel(item.clock), t(item.rated ? "rated_game" : "casual")].join(" · ");
+  }
+
+  // An option as the lobby says it: a flag by the first words of its label ("advanced"), a board
+  // size as "5×5 board", a choice per seat by seat ("alma: Athena, Player 2: Pan").
+  function optionText(meta, item, option, value) {
+    const word = optionWord(meta, item.game, option).split(":")[0];
+    if (typeof value === "boolean") return value ? word : null;
+    if (option === "size") return t("board_of", { n: value });
+    if (!meta.games[item.game].limits[option].per_seat) return `${word}: ${value}`;
+    const seats = String(value).split(",").map((chosen, seat) => chosen === "-" ? null
+      : `${listedName(item, seat)}: ${chosen[0].toUpperCase()}${chosen.slice(1)}`);
+    return `${word} (${seats.filter(Boolean).join(", ")})`;
+  }
+
+  // The username of a listed item's seat (``players`` follow the seats ``taken``), or "Player n".
+  function listedName(item, seat) {
+    const index = (item.taken || []).indexOf(seat);
+    return (index >= 0 && (item.players || [])[index]) || t("player", { n: seat + 1 });
   }
 
   function showLobby(lobby) {
@@ -1377,7 +1443,10 @@ const bordspel = (() => {
   }
 
   // -- the analysis board: any position, the engine's best lines, moves played freely -----------
-  const analysisLink = (game, position) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`;
+  // The analysis board's address: the game, the position and, opened from a game, that game's id
+  // (its moves are listed beside the board: analysis-moves.js).
+  const analysisLink = (game, position, from) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`
+    + (from ? `&from=${encodeURIComponent(from)}` : "");
   const BEST_LINES = 3;
 
   async function analysisPage() {
@@ -1404,6 +1473,8 @@ const bordspel = (() => {
       showBoard(page);
       if (page.lines) showLines(page);
     });
+    page.from = params.get("from");
+    document.addEventListener("bordspel:set-up", (event) => setUp(page, event.detail.game, event.detail.position));
     const asked = params.get("game");
     setUp(page, meta.games[asked] ? asked : Object.keys(meta.games)[0], params.get("position"));
   }
@@ -1421,7 +1492,8 @@ const bordspel = (() => {
       if (move) query.set("move", move);
       const view = await api("GET", `/api/board?${query}`);
       page.view = { ...view, you: view.to_move }; // whoever is to move, the board's user plays them
-      history.replaceState(null, "", analysisLink(game, page.view.position));
+      history.replaceState(null, "", analysisLink(game, page.view.position, page.from));
+      document.dispatchEvent(new CustomEvent("bordspel:board", { detail: page.view }));
       $("#message").textContent = "";
       showBoard(page);
       analyseBoard(page);
@@ -1554,7 +1626,7 @@ const bordspel = (() => {
 
   return {
     startPage, gamePage, rulesPage, lobbyPage, analysisPage, languageSwitch,
-    api, element, t, addWords, onLanguage, storedGames, language: () => language,
+    api, element, t, addWords, onLanguage, storedGames, clockLabel, language: () => language,
   };
 })();
 
