@@ -7,7 +7,8 @@ than the base game the pair is; issue 37's target is 3x.
 
 Run:  python benchmarks/bench_gods.py                   (the figures in docs/results.md; a few minutes)
       python benchmarks/bench_gods.py --all-gods        (every god against a player without one, perft 2)
-      python benchmarks/bench_gods.py --depth-at 1      (the depth ``hard`` reaches in 1 s, each god)
+      python benchmarks/bench_gods.py --depth-at 1      (the depth ``hard`` reaches in 1 s, each god;
+                                                     --player alphabeta:compiled=0 for the pure search)
       python benchmarks/bench_gods.py --turns           (the generator alone: microseconds a position)
       python benchmarks/bench_gods.py --smoke           (a few seconds: checks that it runs)
 
@@ -98,21 +99,22 @@ def middle_game(gods: tuple[str, ...], seed: int, plies: int) -> State:
     return state
 
 
-def mean_depth(gods: tuple[str, ...], seconds: float, positions: int, plies: int) -> float:
+def mean_depth(gods: tuple[str, ...], seconds: float, positions: int, plies: int, player: str) -> float:
     """The mean depth ``hard``'s search finishes in ``seconds`` over middle-game positions."""
     depths = []
     for seed in range(positions):
         state = middle_game(gods, seed, plies)
         if not state.is_over():
-            depths.append(analyse("hard", state, Limit(time=seconds)).depth)
+            depths.append(analyse(player, state, Limit(time=seconds)).depth)
     return sum(depths) / len(depths) if depths else float("nan")
 
 
-def report_depths(seconds: float, positions: int, plies: int) -> None:
-    print(f"mean depth of hard in {seconds:g} s over {positions} positions after {plies} plies of medium")
-    print(f"{'(base game)':24} {mean_depth((), seconds, positions, plies):5.1f}", flush=True)
+def report_depths(seconds: float, positions: int, plies: int, player: str) -> None:
+    print(f"mean depth of {player} in {seconds:g} s over {positions} positions after {plies} plies of medium")
+    print(f"{'(base game)':24} {mean_depth((), seconds, positions, plies, player):5.1f}", flush=True)
     for name in GODS:
-        print(f"{name + ',-':24} {mean_depth((name, '-'), seconds, positions, plies):5.1f}", flush=True)
+        depth = mean_depth((name, "-"), seconds, positions, plies, player)
+        print(f"{name + ',-':24} {depth:5.1f}", flush=True)
 
 
 def turn_costs(gods: tuple[str, ...], repeats: int = 20) -> tuple[float, float]:
@@ -154,6 +156,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="random games per pair (default 40)")
     parser.add_argument("--depth-at", type=float, metavar="S", help="hard's depth in S seconds, each god")
     parser.add_argument("--positions", type=int, default=3, help="positions per god for --depth-at")
+    parser.add_argument("--player", default="hard", help="the searching player for --depth-at (default hard)")
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
     parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
     args = parser.parse_args()
@@ -161,7 +164,7 @@ def main() -> None:
         report_turn_costs(list(PAIRS))
         return
     if args.depth_at:
-        report_depths(args.depth_at, args.positions, args.plies)
+        report_depths(args.depth_at, args.positions, args.plies, args.player)
         return
     depth, games = (1, 2) if args.smoke else (args.depth, args.games)
     pairs: list[tuple[str, ...]] = list(PAIRS)
