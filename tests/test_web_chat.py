@@ -13,7 +13,18 @@ from starlette.testclient import TestClient
 from bordspel.core import new_game
 from bordspel.record import Game
 from bordspel.web.app import ApiSettings, create_app
-from bordspel.web.chat import BURST, MAX_LENGTH, PLAYERS, SPECTATORS, WINDOW, Chat, ChatError, Reader, clean
+from bordspel.web.chat import (
+    BURST,
+    MAX_LENGTH,
+    PLAYERS,
+    SPECTATORS,
+    WINDOW,
+    WRITER_SHARE,
+    Chat,
+    ChatError,
+    Reader,
+    clean,
+)
 from bordspel.web.store import GameStore, TooMany
 from tests.live import serving
 from tests.test_web_processes import stream
@@ -129,6 +140,20 @@ def test_the_pace_is_counted_per_window(web_db: str) -> None:
     store.close()
 
 
+def test_one_writer_cannot_fill_a_room(web_db: str) -> None:
+    store, now = GameStore(web_db), [1000.0]
+    chat = Chat(store, clock=lambda: now[0])
+    created, _ = store.create(new_game("quarto"), ["human", "human"])
+    for number in range(WRITER_SHARE):
+        now[0] += WINDOW / BURST
+        chat.write(created.id, PLAYERS, f"message {number}", Reader(0, None))
+    now[0] += WINDOW
+    with pytest.raises(TooMany, match="a writer's most"):
+        chat.write(created.id, PLAYERS, "one more", Reader(0, None))
+    assert chat.write(created.id, PLAYERS, "my turn", Reader(1, None))["text"] == "my turn"
+    store.close()
+
+
 def test_a_player_mutes_the_other_or_turns_the_chat_off(client: TestClient) -> None:
     game = new(client)
     say(client, game, 0, "rude words")
@@ -140,8 +165,12 @@ def test_a_player_mutes_the_other_or_turns_the_chat_off(client: TestClient) -> N
     say(client, game, 1, "my own words")
     assert texts(rooms(client, game, 1)[PLAYERS]) == ["my own words"]
     assert texts(rooms(client, game, 0)[PLAYERS]) == ["rude words", "my own words"]  # only for the muter
+    record = f"/api/games/{game['id']}/record?chat=yes"
+    assert "rude words" not in client.get(record, headers=bearer(game, 1)).text  # nor in its record
+    assert "rude words" in client.get(record, headers=bearer(game, 0)).text
     client.post(settings, json={"off": True}, headers=bearer(game, 1))
     assert rooms(client, game, 1) == {}
+    assert client.get(record, headers=bearer(game, 1)).status_code == 403
     assert say(client, game, 1, "hello?").status_code == 403
     assert client.post(settings, json={"off": "yes"}, headers=bearer(game, 1)).status_code == 400
     assert client.post(settings, json={"off": False}).status_code == 403  # a spectator has none

@@ -1,17 +1,18 @@
 """Each game's chat: one room for its players and one for its spectators, stored with the game.
 
 - **Who reads what.** The players' room is read by the game's players only; the spectators'
-  room by everyone else, and by the players once the game is over (never while it goes on:
-  no hints from the audience).
+  room by everyone else, and by the players' pages once the game is over (the page keeps the
+  audience's hints from them; it is no secret: anyone who watches the game reads it).
 - **Who writes.** A player (by seat token or account) in the players' room; a logged-in
   account that holds no seat of the game in the spectators' room (a message there carries the
   account's name). Anyone else is refused (403).
 - **Limits.** A message is one line of 1 to ``MAX_LENGTH`` characters (line breaks and tabs
   become spaces; other control characters, lone surrogates and direction overrides are refused:
   400); ``BURST`` messages a writer per ``WINDOW`` seconds in a game (429 with Retry-After);
-  ``ROOM_SIZE`` messages a room.
+  ``ROOM_SIZE`` messages a room, ``WRITER_SHARE`` of them one writer's.
 - **A player's choices.** ``off`` hides the chat from that seat and keeps it from writing;
-  ``muted`` hides the other players' messages from it. Both are kept with the seat.
+  ``muted`` hides the other players' messages from it, in the page and in the record it asks
+  for. Both are kept with the seat.
 - **The record.** Nothing of the chat is in a game's record unless a player asks for it
   (``GET /api/games/{id}/record?chat=yes``): then the players' messages are comments on the
   moves they were written after.
@@ -45,6 +46,7 @@ __all__ = [
     "ROOM_SIZE",
     "SPECTATORS",
     "WINDOW",
+    "WRITER_SHARE",
     "Chat",
     "ChatError",
     "Reader",
@@ -60,6 +62,8 @@ BURST, WINDOW = 5, 10
 """Messages one writer may send in a game within ``WINDOW`` seconds."""
 ROOM_SIZE = 500
 """Messages a room holds at most (then it is full: 429)."""
+WRITER_SHARE = ROOM_SIZE // 5
+"""Messages one writer may have in a room: filling a room takes five writers, not one."""
 SHOWN = 100
 """The newest messages of a room that a reader is sent."""
 SPACES = re.compile(r"[\t\n\r\f\v\u2028\u2029]+")
@@ -138,15 +142,24 @@ class Chat:
                     db.execute(query, (int(value), game_id, seat))
             return _settings(db, game_id, seat)
 
-    def transcript(self, game_id: str) -> list[tuple[int, str]]:
-        """The players' messages, oldest first: the ply each was written at and ``name: text``."""
+    def transcript(self, game_id: str, seat: int) -> list[tuple[int, str]]:
+        """The players' messages as player ``seat`` reads them (its own only when it muted the
+        others; Forbidden when it turned the chat off), oldest first: the ply each was written at
+        and ``name: text``."""
         query = (
             "SELECT ply, seat, name, text FROM chat_messages WHERE game_id = ? AND room = ?"
             " ORDER BY created, id"
         )
         with self.store.db.transaction(write=False) as db:
+            settings = _settings(db, game_id, seat)
             rows = db.execute(query, (game_id, PLAYERS)).fetchall()
-        return [(int(ply), f"{name or f'Seat {seat + 1}'}: {text}") for ply, seat, name, text in rows]
+        if settings["off"]:
+            raise Forbidden("you turned the chat off: turn it on to add it to the record")
+        return [
+            (int(ply), f"{name or f'Seat {author + 1}'}: {text}")
+            for ply, author, name, text in rows
+            if not settings["muted"] or author == seat
+        ]
 
 
 def clean(text: str) -> str:
@@ -228,6 +241,10 @@ def _check_pace(db: Connection, game_id: str, room: str, writer: str, now: float
     (recent,) = db.execute(query, (game_id, writer, now - WINDOW)).fetchone()
     if recent >= BURST:
         raise TooMany(f"at most {BURST} messages in {WINDOW} seconds: wait a moment", retry_after=WINDOW)
+    query = "SELECT COUNT(*) FROM chat_messages WHERE game_id = ? AND room = ? AND writer = ?"
+    (own,) = db.execute(query, (game_id, room, writer)).fetchone()
+    if own >= WRITER_SHARE:
+        raise TooMany(f"you wrote {WRITER_SHARE} messages here, a writer's most", retry_after=3600)
     query = "SELECT COUNT(*) FROM chat_messages WHERE game_id = ? AND room = ?"
     (held,) = db.execute(query, (game_id, room)).fetchone()
     if held >= ROOM_SIZE:

@@ -75,10 +75,11 @@ class ChatApi:
         if request.query_params.get("chat") != "yes":
             return await self.api.record(request)
         key = game_id(request)
-        if await self.api.seat_of(request, key) is None:
+        seat = await self.api.seat_of(request, key)
+        if seat is None:
             raise Forbidden("the players' chat is the players': only they may add it to the record")
         stored = await run_in_threadpool(self.api.store.load, key)
-        with_chat(stored.game, await run_in_threadpool(self.chat.transcript, key))
+        with_chat(stored.game, await run_in_threadpool(self.chat.transcript, key, seat))
         text = await run_in_threadpool(record_text, stored)
         filename = f"{stored.state.name}-{stored.id}.txt"
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
