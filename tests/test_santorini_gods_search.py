@@ -83,7 +83,7 @@ def pure_value(state: SantoriniState, depth: int) -> float:
 
 
 @pytest.mark.parametrize(
-    ("depth", "games", "every"), [(1, 3, 5), pytest.param(2, 3, 5, marks=pytest.mark.slow)]
+    ("depth", "games", "every"), [(1, 3, 5), pytest.param(2, 3, 15, marks=pytest.mark.slow)]
 )
 def test_the_value_at_a_fixed_depth_is_the_pure_searchs(depth: int, games: int, every: int) -> None:
     for state in positions(games, 2, every=every):
