@@ -197,7 +197,9 @@ def test_clean_makes_one_line_or_refuses() -> None:
     assert clean("é" * MAX_LENGTH) == "é" * MAX_LENGTH
     family = "family: \U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert clean(family) == family  # the joiners of an emoji stay
-    for bad in ("", "\x00", "a\x1bb", "x" * (MAX_LENGTH + 1), "abc\u202edcba", "\ud800"):
+    assert clean("\u200bhi") == "\u200bhi"
+    invisible = ("\u200b", "\u2060\ufeff", "\U000e0041\U000e0042", "\u0301" * 3)
+    for bad in ("", "\x00", "a\x1bb", "x" * (MAX_LENGTH + 1), "abc\u202edcba", "\ud800", *invisible):
         with pytest.raises(ChatError):
             clean(bad)
 

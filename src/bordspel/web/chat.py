@@ -171,6 +171,8 @@ def clean(text: str) -> str:
         raise ChatError(f"a message holds at most {MAX_LENGTH} characters, not {len(line)}")
     if any(unicodedata.category(char) in ("Cc", "Cs") or char in BIDI for char in line):
         raise ChatError("a message cannot hold control characters")
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in line):
+        raise ChatError("write something that shows: a letter, a digit, a sign or an emoji")
     return line
 
 
