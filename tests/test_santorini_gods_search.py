@@ -129,3 +129,13 @@ def test_hard_with_gods_uses_the_packed_search() -> None:
     result = analyse("hard", state, Limit(nodes=2_000))
     assert result.move in state.legal_moves()
     assert result.depth >= 1
+
+
+def test_a_search_that_forgets_children_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = next(positions(1, 5, every=6))
+    full = reference.GodsSearch(state, WEIGHTS)
+    results = [full.depth(depth, -1.0, -1) for depth in (1, 2)]
+    monkeypatch.setattr(reference, "KEPT_EXPANSIONS", 3)
+    forgetful = reference.GodsSearch(state, WEIGHTS)
+    assert [forgetful.depth(depth, -1.0, -1) for depth in (1, 2)] == results
+    assert len(forgetful.children) <= 3 < len(full.children)

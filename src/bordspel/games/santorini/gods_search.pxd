@@ -4,7 +4,7 @@ cimport cython
 # bordspel._native.santorini_gods_search); gods_search.py stays plain Python, the reference.
 
 cdef double WIN, DECISIVE
-cdef int EXACT, LOWER, UPPER, CHECK_EVERY, PAN, ARTEMIS, APOLLO, MINOTAUR
+cdef int EXACT, LOWER, UPPER, CHECK_EVERY, KEPT_EXPANSIONS, PAN, ARTEMIS, APOLLO, MINOTAUR
 cdef long long FULL
 cdef tuple CENTRE, NEIGHBOURS, STEPS
 
@@ -72,4 +72,5 @@ cdef class GodsSearch:
     @cython.locals(seat=int, turn=int, child=Node)
     cpdef list _expand(self, Node node)
     cpdef object position(self, Node node)
+    cpdef void _forget_children(self)
     cpdef void _check_limits(self) except *

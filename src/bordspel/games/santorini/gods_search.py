@@ -30,6 +30,9 @@ DECISIVE = WIN - 1_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY = 256
 """Nodes between two looks at the clock."""
+KEPT_EXPANSIONS = 8192
+"""Positions whose children the search keeps (about 30 kB each); past it, it forgets all but the
+root's and expands them again when it comes back (a long search stays within some 250 MB)."""
 CENTRE = tuple(4 - abs(c // 5 - 2) - abs(c % 5 - 2) for c in range(25))
 FULL = (1 << 25) - 1
 PAN, ARTEMIS, APOLLO, MINOTAUR = 1, 2, 4, 8
@@ -375,6 +378,8 @@ class GodsSearch:
         if children is None:
             self._check_limits()  # an expansion is the costly step
             children = self._expand(node)
+            if len(self.children) >= KEPT_EXPANSIONS:
+                self._forget_children()
             self.children[node.key] = children
         first = [child for child in children if child.key == table_move]
         rest = [child for child in children if child.key != table_move]
@@ -415,6 +420,13 @@ class GodsSearch:
                 2, (g1, g2, g3, dome), cells, turn, pieces, 0, node.winners, powers
             )
         return node.state
+
+    def _forget_children(self) -> None:
+        """Forget the children of every position but the root."""
+        root = self.children.get(self.root.key)
+        self.children.clear()
+        if root is not None:
+            self.children[self.root.key] = root
 
     def _check_limits(self) -> None:
         if self.deadline >= 0 and time.perf_counter() > self.deadline:
