@@ -33,7 +33,9 @@ __all__ = [
     "Searcher",
     "deadline_after",
     "earliest",
+    "from_table",
     "last",
+    "to_table",
 ]
 
 WIN = 1_000_000
@@ -237,7 +239,7 @@ class Searcher:
         if entry is not None:
             stored_depth, stored, flag, table_move = entry
             if stored_depth >= depth:
-                value = _from_table(stored, ply)
+                value = from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
         original_alpha, best_value, best_move = alpha, -WIN - 1.0, None
@@ -259,7 +261,7 @@ class Searcher:
                 self._remember_cut(move, depth, ply)
                 break
         flag = EXACT if original_alpha < best_value < beta else (LOWER if best_value >= beta else UPPER)
-        self.table[key] = (depth, _to_table(best_value, ply), flag, best_move)
+        self.table[key] = (depth, to_table(best_value, ply), flag, best_move)
         return best_value
 
     def _child(self, child: State, depth: int, alpha: float, beta: float, ply: int, same: bool) -> float:
@@ -339,7 +341,7 @@ def earliest(first: float | None, second: float | None) -> float | None:
     return first if second is None else min(first, second)
 
 
-def _to_table(value: float, ply: int) -> float:
+def to_table(value: float, ply: int) -> float:
     """Win scores are stored relative to the node, so they stay right wherever it recurs."""
     if value >= DECISIVE:
         return value + ply
@@ -348,7 +350,8 @@ def _to_table(value: float, ply: int) -> float:
     return value
 
 
-def _from_table(value: float, ply: int) -> float:
+def from_table(value: float, ply: int) -> float:
+    """A score read back from the table at ``ply``: a win's distance counted from the root again."""
     if value >= DECISIVE:
         return value - ply
     if value <= -DECISIVE:

@@ -3,12 +3,13 @@ cimport cython
 # The C types of gods_search.py when it is compiled (setup.py builds it as
 # bordspel._native.santorini_gods_search); gods_search.py stays plain Python, the reference.
 
-cdef double WIN, DECISIVE
-cdef int EXACT, LOWER, UPPER, CHECK_EVERY, KEPT_EXPANSIONS, PAN, ARTEMIS, APOLLO, MINOTAUR
+cdef int CHECK_EVERY, KEPT_EXPANSIONS, PAN, ARTEMIS, APOLLO, MINOTAUR
 cdef long long FULL
 cdef tuple CENTRE, NEIGHBOURS, STEPS
 
 cdef int _cell(long long workers, int index)
+@cython.locals(occupied='long long', index=int, cell=int)
+cdef long long _occupied(long long workers)
 cdef int _height(long long g1, long long g2, long long g3, long long dome, int cell)
 cdef long long _too_high(long long g1, long long g2, long long g3, long long dome, int limit)
 @cython.locals(level=int)
@@ -16,7 +17,7 @@ cdef long long _targets(long long g1, long long g2, long long g3, long long dome
 cdef int _bits(long long mask)
 
 @cython.locals(g1='long long', g2='long long', g3='long long', dome='long long', workers='long long',
-               occupied='long long', cell=int, index=int, value=double, mine=int, theirs=int,
+               occupied='long long', value=double, mine=int, theirs=int,
                held_own=int, held_other=int)
 cpdef double packed_value(tuple board, int mover, int seat, tuple weights, tuple powers, long long up)
 
@@ -38,11 +39,9 @@ cdef bint _threatens_by_power(long long g1, long long g2, long long g3, long lon
                               long long occupied, int colour, int flags, int cell)
 
 @cython.locals(g1='long long', g2='long long', g3='long long', dome='long long', workers='long long',
-               occupied='long long', index=int, cell=int)
+               occupied='long long')
 cdef bint _climb_threat(tuple board, int colour)
 
-cdef double _to_table(double value, int ply)
-cdef double _from_table(double value, int ply)
 
 
 cdef class Node:

@@ -18,16 +18,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bordspel.ai.search import EXACT, LOWER, UPPER, WIN, OutOfTime, from_table, to_table
 from bordspel.games.santorini import generator
 from bordspel.games.santorini.board import NEIGHBOURS, STEPS
 from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.generator import Powers
 
-__all__ = ["GodsSearch", "Node", "OutOfTime", "packed_value", "threat_powers"]
+__all__ = ["GodsSearch", "Node", "packed_value", "threat_powers"]
 
-WIN = 1_000_000.0
-DECISIVE = WIN - 1_000.0
-EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY = 256
 """Nodes between two looks at the clock."""
 KEPT_EXPANSIONS = 8192
@@ -43,10 +41,6 @@ RESTRICTING = frozenset({"aphrodite", "athena", "chaos", "hypnus", "limus"})
 leaves ask the generator whether the player to move has a turn whenever one of these plays."""
 
 
-class OutOfTime(Exception):
-    """The search's time or node budget is spent."""
-
-
 def threat_powers(state: SantoriniState) -> tuple[int, int, int]:
     """Each colour's threatening powers (flags) and the seats that play Athena (a mask)."""
     names = state.powers.gods if state.powers is not None else ("", "")
@@ -59,6 +53,16 @@ def threat_powers(state: SantoriniState) -> tuple[int, int, int]:
 
 def _cell(workers: int, index: int) -> int:
     return (workers >> 5 * index & 31) - 2
+
+
+def _occupied(workers: int) -> int:
+    """The cells the four packed workers stand on."""
+    occupied = 0
+    for index in range(4):
+        cell = _cell(workers, index)
+        if cell >= 0:
+            occupied |= 1 << cell
+    return occupied
 
 
 def _height(g1: int, g2: int, g3: int, dome: int, cell: int) -> int:
@@ -103,11 +107,7 @@ def packed_value(
     given as the walk packs it (four level masks and the workers), for ``seat``; ``mover`` is
     the seat to move, ``powers`` as :func:`threat_powers` gives them, ``up`` Athena's seats."""
     g1, g2, g3, dome, workers, _supply = board
-    occupied = 0
-    for index in range(4):
-        cell = _cell(workers, index)
-        if cell >= 0:
-            occupied |= 1 << cell
+    occupied = _occupied(workers)
     value = _colour_value(g1, g2, g3, dome, workers, occupied, seat, weights)
     value -= _colour_value(g1, g2, g3, dome, workers, occupied, 1 - seat, weights)
     if _climbs(g1, g2, g3, dome, workers, occupied, mover):
@@ -205,28 +205,8 @@ def _threatens_by_power(
 def _climb_threat(board: Packed, colour: int) -> bool:
     """Whether a worker of ``colour`` threatens to climb onto level 3 (``ai.threatens``)."""
     g1, g2, g3, dome, workers, _supply = board
-    occupied = 0
-    for index in range(4):
-        cell = _cell(workers, index)
-        if cell >= 0:
-            occupied |= 1 << cell
+    occupied = _occupied(workers)
     return _climbs(g1, g2, g3, dome, workers, occupied, colour)
-
-
-def _to_table(value: float, ply: int) -> float:
-    if value >= DECISIVE:
-        return value + ply
-    if value <= -DECISIVE:
-        return value - ply
-    return value
-
-
-def _from_table(value: float, ply: int) -> float:
-    if value >= DECISIVE:
-        return value - ply
-    if value <= -DECISIVE:
-        return value + ply
-    return value
 
 
 class Node:
@@ -309,7 +289,7 @@ class GodsSearch:
         if entry is not None:
             stored_depth, stored, flag, table_move = entry
             if stored_depth >= depth:
-                value = _from_table(stored, ply)
+                value = from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
         children = self._ordered(node, table_move)
@@ -337,7 +317,7 @@ class GodsSearch:
             if alpha >= beta:
                 break
         flag = EXACT if original_alpha < best_value < beta else (LOWER if best_value >= beta else UPPER)
-        self.table[node.key] = (depth, _to_table(best_value, ply), flag, best_key)
+        self.table[node.key] = (depth, to_table(best_value, ply), flag, best_key)
         return best_value
 
     def _leaf(self, node: Node, ply: int) -> float:
@@ -354,11 +334,7 @@ class GodsSearch:
         if self.checked[mover]:
             return True
         g1, g2, g3, dome, workers, _supply = node.key[0]
-        occupied = 0
-        for index in range(4):
-            cell = _cell(workers, index)
-            if cell >= 0:
-                occupied |= 1 << cell
+        occupied = _occupied(workers)
         steps = 0
         for index in (2 * mover, 2 * mover + 1):
             cell = _cell(workers, index)
