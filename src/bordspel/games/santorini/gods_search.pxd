@@ -5,7 +5,7 @@ cimport cython
 
 cdef int CHECK_EVERY, KEPT_EXPANSIONS, PAN, ARTEMIS, APOLLO, MINOTAUR
 cdef long long FULL
-cdef tuple CENTRE, NEIGHBOURS, STEPS
+cdef tuple NEIGHBOURS, STEPS
 
 cdef int _cell(long long workers, int index)
 @cython.locals(occupied='long long', index=int, cell=int)
@@ -17,11 +17,15 @@ cdef long long _targets(long long g1, long long g2, long long g3, long long dome
 cdef int _bits(long long mask)
 
 @cython.locals(g1='long long', g2='long long', g3='long long', dome='long long', workers='long long',
-               occupied='long long', value=double, mine=int, theirs=int,
-               held_own=int, held_other=int)
+               occupied='long long', value=double, mine=int, theirs=int, athena=int,
+               held_own=int, held_other=int, _w0=double, _w1=double, _w2=double, _w3=double,
+               _w4=double, threat=double, _w6=double, climb=double)
 cpdef double packed_value(tuple board, int mover, int seat, tuple weights, tuple powers, long long up)
 
-@cython.locals(value=double, tops='long long', index=int, cell=int, level=int, targets='long long')
+@cython.locals(level_1=int, level_2=int, heights=int, steps=int, ups=int, tops=int, centre=int,
+               free_tops='long long', index=int, cell=int, level=int, targets='long long',
+               w0=double, w1=double, w2=double, w3=double, w4=double, w5=double, w6=double,
+               _climb=double)
 cdef double _colour_value(long long g1, long long g2, long long g3, long long dome, long long workers,
                           long long occupied, int colour, tuple weights)
 

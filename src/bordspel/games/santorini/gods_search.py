@@ -31,7 +31,6 @@ CHECK_EVERY = 256
 KEPT_EXPANSIONS = 8192
 """Positions whose children the search keeps (about 30 kB each); past it, it forgets all but the
 root's and expands them again when it comes back (a long search stays within some 250 MB)."""
-CENTRE = tuple(4 - abs(c // 5 - 2) - abs(c % 5 - 2) for c in range(25))
 FULL = (1 << 25) - 1
 PAN, ARTEMIS, APOLLO, MINOTAUR = 1, 2, 4, 8
 THREATS = {"pan": PAN, "artemis": ARTEMIS, "apollo": APOLLO, "minotaur": MINOTAUR}
@@ -108,46 +107,47 @@ def packed_value(
     the seat to move, ``powers`` as :func:`threat_powers` gives them, ``up`` Athena's seats."""
     g1, g2, g3, dome, workers, _supply = board
     occupied = _occupied(workers)
+    _w0, _w1, _w2, _w3, _w4, threat, _w6, climb = weights
     value = _colour_value(g1, g2, g3, dome, workers, occupied, seat, weights)
     value -= _colour_value(g1, g2, g3, dome, workers, occupied, 1 - seat, weights)
     if _climbs(g1, g2, g3, dome, workers, occupied, mover):
-        value += weights[7] if mover == seat else -weights[7]
-    held_own = powers[2] >> (1 - seat) & up >> (1 - seat) & 1
-    held_other = powers[2] >> seat & up >> seat & 1
+        value += climb if mover == seat else -climb
+    athena = powers[2]
+    held_own = athena >> (1 - seat) & up >> (1 - seat) & 1
+    held_other = athena >> seat & up >> seat & 1
     mine = _god_threats(g1, g2, g3, dome, workers, occupied, seat, powers[seat], held_own)
     theirs = _god_threats(g1, g2, g3, dome, workers, occupied, 1 - seat, powers[1 - seat], held_other)
-    return value + weights[5] * (mine - theirs)
+    return value + threat * (mine - theirs)
 
 
 def _colour_value(
     g1: int, g2: int, g3: int, dome: int, workers: int, occupied: int, colour: int, weights: tuple[float, ...]
 ) -> float:
     """The weighted features of one colour's workers, but "threat to move"."""
-    value = 0.0
-    tops = g3 & ~dome
-    for index in (2 * colour, 2 * colour + 1):
+    level_1, level_2, heights, steps, ups, tops, centre = 0, 0, 0, 0, 0, 0, 0
+    free_tops = g3 & ~dome
+    for index in range(2 * colour, 2 * colour + 2):
         cell = _cell(workers, index)
         if cell < 0:
             continue
         level = _height(g1, g2, g3, dome, cell)
         targets = _targets(g1, g2, g3, dome, occupied, cell)
-        if level == 1:
-            value += weights[0]
-        elif level == 2:
-            value += weights[1]
-        value += weights[2] * (_bits(targets & g1) + _bits(targets & g2) + _bits(targets & g3))
-        value += weights[3] * _bits(targets)
+        level_1 += level == 1
+        level_2 += level == 2
+        heights += _bits(targets & g1) + _bits(targets & g2) + _bits(targets & g3)
+        steps += _bits(targets)
         if level < 3 and targets & _too_high(g1, g2, g3, dome, level):  # a step up
-            value += weights[4]
-        if level < 3 and targets & tops:
-            value += weights[5]
-        value += weights[6] * CENTRE[cell]
-    return value
+            ups += 1
+        if level < 3 and targets & free_tops:
+            tops += 1
+        centre += 4 - abs(cell // 5 - 2) - abs(cell % 5 - 2)
+    w0, w1, w2, w3, w4, w5, w6, _climb = weights
+    return w0 * level_1 + w1 * level_2 + w2 * heights + w3 * steps + w4 * ups + w5 * tops + w6 * centre
 
 
 def _climbs(g1: int, g2: int, g3: int, dome: int, workers: int, occupied: int, colour: int) -> bool:
     """Whether a worker of ``colour`` stands next to a free level 3 it may climb onto."""
-    for index in (2 * colour, 2 * colour + 1):
+    for index in range(2 * colour, 2 * colour + 2):
         cell = _cell(workers, index)
         if cell < 0 or _height(g1, g2, g3, dome, cell) == 3:
             continue
@@ -166,7 +166,7 @@ def _god_threats(
     if not flags:
         return 0
     count = 0
-    for index in (2 * colour, 2 * colour + 1):
+    for index in range(2 * colour, 2 * colour + 2):
         cell = _cell(workers, index)
         if cell >= 0 and _threatens_by_power(g1, g2, g3, dome, workers, occupied, colour, flags, cell):
             count += 1
