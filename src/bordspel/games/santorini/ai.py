@@ -259,8 +259,9 @@ def _value_for(child: SantoriniState, seat: int) -> float:
 
 
 def threatens(state: State) -> bool:
-    """Whether a worker of a colour not to move stands on level 2 next to a free level 3: a
-    climbing threat the player to move must answer (the search looks one ply deeper)."""
+    """Whether a colour not to move threatens to win next turn: a worker on level 2 next to a
+    free level 3, or a simple god's power (:func:`god_threats`). The player to move must answer
+    it, so the search looks one ply deeper."""
     assert isinstance(state, SantoriniState)
     if state.is_over() or state.in_setup:
         return False
@@ -268,7 +269,11 @@ def threatens(state: State) -> bool:
     mine = state.colour_of(state.to_move)
     rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
     levels = state.levels
-    return any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in rivals)
+    if any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in rivals):
+        return True
+    return state.powers is not None and any(
+        god_threats(state, colour) for colour in range(state.colours) if colour != mine
+    )
 
 
 def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:

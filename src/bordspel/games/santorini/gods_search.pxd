@@ -46,6 +46,10 @@ cdef bint _threatens_by_power(long long g1, long long g2, long long g3, long lon
                occupied='long long')
 cdef bint _climb_threat(tuple board, int colour)
 
+@cython.locals(g1='long long', g2='long long', g3='long long', dome='long long', workers='long long',
+               occupied='long long', held=int)
+cdef bint _power_threat(tuple board, int colour, tuple powers, long long up)
+
 
 
 cdef class Node:
@@ -70,6 +74,7 @@ cdef class GodsSearch:
     @cython.locals(mover=int, g1='long long', g2='long long', g3='long long', dome='long long',
                    workers='long long', occupied='long long', index=int, cell=int, steps=int)
     cpdef bint _may_be_stuck(self, Node node) except -1
+    @cython.locals(mover=int)
     cpdef int _extension(self, Node child, int depth, int ply) except -1
     cpdef list _ordered(self, Node node, object table_move)
     @cython.locals(seat=int, turn=int, child=Node)

@@ -209,6 +209,14 @@ def _climb_threat(board: Packed, colour: int) -> bool:
     return _climbs(g1, g2, g3, dome, workers, occupied, colour)
 
 
+def _power_threat(board: Packed, colour: int, powers: tuple[int, int, int], up: int) -> bool:
+    """Whether a worker of ``colour`` threatens a win by its god's power (``ai.god_threats``)."""
+    g1, g2, g3, dome, workers, _supply = board
+    held = powers[2] >> (1 - colour) & up >> (1 - colour) & 1
+    occupied = _occupied(workers)
+    return _god_threats(g1, g2, g3, dome, workers, occupied, colour, powers[colour], held) > 0
+
+
 class Node:
     """A position as the search keeps it: its table key (the board packed as the walk packs it, the
     memos, Athena's seats, the seat to move), the generator's outcome that led to it (None at the
@@ -343,10 +351,14 @@ class GodsSearch:
         return steps <= 2
 
     def _extension(self, child: Node, depth: int, ply: int) -> int:
-        """One more ply when the mover threatens to climb, within twice the iteration's depth."""
+        """One more ply when the mover threatens to win (a climb or its god's power), within twice
+        the iteration's depth."""
         if not self.extend or child.winners is not None or ply + depth >= 2 * self.root_depth:
             return 0
-        return 1 if _climb_threat(child.key[0], 1 - child.key[3]) else 0
+        mover = 1 - child.key[3]
+        if _climb_threat(child.key[0], mover):
+            return 1
+        return 1 if _power_threat(child.key[0], mover, self.powers, child.key[2]) else 0
 
     def _ordered(self, node: Node, table_move: Any) -> list[Node]:
         """The children, the table's best first, then by the mover's evaluation (wins first)."""
