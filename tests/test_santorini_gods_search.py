@@ -139,3 +139,27 @@ def test_a_search_that_forgets_children_finds_the_same(monkeypatch: pytest.Monke
     forgetful = reference.GodsSearch(state, WEIGHTS)
     assert [forgetful.depth(depth, -1.0, -1) for depth in (1, 2)] == results
     assert len(forgetful.children) <= 3 < len(full.children)
+
+
+def test_a_stopped_depth_gives_the_better_turn_it_found() -> None:
+    found_better = 0
+    for state in positions(2, 6, every=4):
+        first = reference.GodsSearch(state, WEIGHTS).depth(1, -1.0, -1)
+        assert first is not None
+        for limit in (40, 120, 400):
+            search = reference.GodsSearch(state, WEIGHTS)
+            search.depth(1, -1.0, -1)
+            if search.depth(2, -1.0, search.nodes + limit) is not None:
+                assert search.interrupted() is None
+                continue
+            improved = search.interrupted()
+            if improved is None:
+                continue
+            score, turn = improved
+            assert turn in state.legal_moves() and turn != first[1], state
+            full = reference.GodsSearch(state, WEIGHTS)
+            full.depth(1, -1.0, -1)
+            complete = full.depth(2, -1.0, -1)
+            assert complete is not None and complete[0] >= score - 1e-9, state
+            found_better += 1
+    assert found_better > 0

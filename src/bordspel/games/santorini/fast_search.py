@@ -48,6 +48,7 @@ class CompiledSearch:
         for depth in range(1, settings.max_depth + 1):
             found = self.search.depth(depth, self._seconds_left(), self._nodes_left())
             if found is None:
+                yield from self._interrupted(finished, started)
                 break
             finished = depth
             score, move = found
@@ -63,6 +64,16 @@ class CompiledSearch:
                 break
         if not finished:
             yield SearchResult(moves[0], 0.0, 0, self.search.nodes, time.perf_counter() - started, [moves[0]])
+
+    def _interrupted(self, finished: int, started: float) -> Iterator[SearchResult]:
+        """With gods, the better root turn that a depth stopped by a limit found (as the last
+        finished depth's result, with that turn), if any."""
+        improved = self.search.interrupted() if isinstance(self.search, gods_search.GodsSearch) else None
+        if finished and improved is not None:
+            score, move = improved
+            elapsed = time.perf_counter() - started
+            forced = abs(score) >= DECISIVE
+            yield SearchResult(move, score, finished, self.search.nodes, elapsed, [move], forced)
 
     def _seconds_left(self) -> float:
         deadline = self.settings.fixed_deadline

@@ -66,6 +66,7 @@ cdef class GodsSearch:
     cdef public long long nodes, node_limit
     cdef public int root_depth
     cdef public double deadline
+    cdef public object improved
 
     @cython.locals(stored_depth=int, stored=double, flag=int, value=double, original_alpha=double,
                    best_value=double, index=int, child=Node, child_depth=int)

@@ -253,6 +253,7 @@ class GodsSearch:
         self.root_depth = 0
         self.deadline = -1.0
         self.node_limit = -1
+        self.improved: tuple[float, Node] | None = None
 
     def depth(self, depth: int, seconds: float, nodes: int) -> tuple[float, Any] | None:
         """Search ``depth`` plies within ``seconds`` (-1: no limit) and a node budget (-1: none):
@@ -260,12 +261,23 @@ class GodsSearch:
         self.deadline = -1.0 if seconds < 0 else time.perf_counter() + seconds
         self.node_limit = nodes
         self.root_depth = depth
+        self.improved = None
         try:
             score = self.negamax(self.root, depth, -WIN - 1.0, WIN + 1.0, 0)
         except OutOfTime:
             return None
+        self.improved = None
         line = self.principal_variation(1)
         return score, line[0]
+
+    def interrupted(self) -> tuple[float, Any] | None:
+        """After a depth that a limit stopped: the root's turn that its finished part found
+        better than the turn searched first (the previous depth's best), with its score; else
+        None."""
+        if self.improved is None:
+            return None
+        score, child = self.improved
+        return score, generator.turn_to(self.position(self.root), child.outcome)
 
     def principal_variation(self, plies: int) -> list[Any]:
         """The best turns from the root on, as the table has them."""
@@ -320,6 +332,8 @@ class GodsSearch:
                 value = -self.negamax(child, child_depth, -beta, -alpha, ply + 1)
             if value > best_value:
                 best_value, best_key = value, child.key
+                if ply == 0 and index > 0:
+                    self.improved = (value, child)
             if value > alpha:
                 alpha = value
             if alpha >= beta:
