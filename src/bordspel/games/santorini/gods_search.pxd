@@ -60,7 +60,7 @@ cdef class Node:
 
 cdef class GodsSearch:
     cdef public Node root
-    cdef public tuple weights, powers, names, checked
+    cdef public tuple weights, powers, names, checked, held
     cdef public bint pvs, extend, limited
     cdef public dict table, children
     cdef public long long nodes, node_limit
@@ -73,7 +73,8 @@ cdef class GodsSearch:
     cpdef double negamax(self, Node node, int depth, double alpha, double beta, int ply) except? -1e300
     cpdef double _leaf(self, Node node, int ply) except? -1e300
     @cython.locals(mover=int, g1='long long', g2='long long', g3='long long', dome='long long',
-                   workers='long long', occupied='long long', index=int, cell=int, steps=int)
+                   workers='long long', occupied='long long', index=int, cell=int, steps=int,
+                   no_climb=bint, targets='long long')
     cpdef bint _may_be_stuck(self, Node node) except -1
     @cython.locals(mover=int)
     cpdef int _extension(self, Node child, int depth, int ply) except -1

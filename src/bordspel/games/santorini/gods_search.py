@@ -35,9 +35,10 @@ FULL = (1 << 25) - 1
 PAN, ARTEMIS, APOLLO, MINOTAUR = 1, 2, 4, 8
 THREATS = {"pan": PAN, "artemis": ARTEMIS, "apollo": APOLLO, "minotaur": MINOTAUR}
 """The simple gods whose win threats the evaluation counts (``ai.god_threats``)."""
-RESTRICTING = frozenset({"aphrodite", "athena", "chaos", "hypnus", "limus"})
+RESTRICTING = frozenset({"aphrodite", "chaos", "hypnus", "limus"})
 """Opponents' powers that can leave a player without a turn while their workers have steps: the
-leaves ask the generator whether the player to move has a turn whenever one of these plays."""
+leaves ask the generator whether the player to move has a turn whenever one of these plays.
+Athena's is counted instead: while she holds it, only the steps that do not go up count."""
 
 
 def threat_powers(state: SantoriniState) -> tuple[int, int, int]:
@@ -247,6 +248,7 @@ class GodsSearch:
         self.names = root.powers.gods if root.powers is not None else ("", "")
         self.limited = root.supply is not None
         self.checked = tuple(self.limited or self.names[1 - seat] in RESTRICTING for seat in (0, 1))
+        self.held = tuple(self.names[1 - seat] == "athena" for seat in (0, 1))
         self.table: dict[tuple[Any, ...], tuple[int, float, int, tuple[Any, ...] | None]] = {}
         self.children: dict[tuple[Any, ...], list[Node]] = {}
         self.nodes = 0
@@ -351,17 +353,22 @@ class GodsSearch:
 
     def _may_be_stuck(self, node: Node) -> bool:
         """Whether the player to move might have no turn: an opponent's power or a finite supply
-        may take them all, or their workers have at most two plain steps."""
+        may take them all, or their workers have at most two plain steps (steps that do not go
+        up while an opponent's Athena forbids it)."""
         mover = node.key[3]
         if self.checked[mover]:
             return True
         g1, g2, g3, dome, workers, _supply = node.key[0]
         occupied = _occupied(workers)
+        no_climb = self.held[mover] and node.key[2] >> (1 - mover) & 1
         steps = 0
-        for index in (2 * mover, 2 * mover + 1):
+        for index in range(2 * mover, 2 * mover + 2):
             cell = _cell(workers, index)
             if cell >= 0:
-                steps += _bits(_targets(g1, g2, g3, dome, occupied, cell))
+                targets = _targets(g1, g2, g3, dome, occupied, cell)
+                if no_climb:
+                    targets &= ~_too_high(g1, g2, g3, dome, _height(g1, g2, g3, dome, cell))
+                steps += _bits(targets)
         return steps <= 2
 
     def _extension(self, child: Node, depth: int, ply: int) -> int:
