@@ -116,3 +116,16 @@ def test_quarto_hard_keeps_won_and_drawn_positions_from_eleven_empty_squares() -
         assert outcome is not None
         assert (seat in outcome.winners) if value == "win" else (outcome.is_draw or seat in outcome.winners)
         checked += 1
+
+
+@pytest.mark.parametrize("searched", [2, 4, 7])
+def test_a_depth_stopped_by_a_limit_keeps_the_best_move_it_searched(searched: int) -> None:
+    state = opened("santorini", 6, seed=8, players=3)  # the best of those moves is not the first
+    evaluate = knowledge("santorini").evaluate
+    searcher = Searcher(evaluate, max_nodes=2 + searched)  # the root, one node a move, the stop
+    result = searcher.run(state)
+    first = state.legal_moves()[:searched]
+    values = [evaluate(state.apply(move), state.to_move) for move in first]
+    assert result.depth == 0
+    assert values.index(max(values)) > 0
+    assert result.move == first[values.index(max(values))]

@@ -170,6 +170,8 @@ class Searcher:
         self.killers: dict[int, list[Any]] = {}
         self.nodes = 0
         self.deadline: float | None = None
+        self.root_best: tuple[float, Any] | None = None
+        """The best root move of the depth being searched so far, with its value."""
 
     def run(self, root: State) -> SearchResult:
         """Iterative deepening; when a limit is reached, the best move of the deepest finished depth."""
@@ -179,25 +181,26 @@ class Searcher:
         return best
 
     def iterate(self, root: State) -> Iterator[SearchResult]:
-        """The result of every finished depth as it finishes (depth 0, the first legal move, when
-        a limit stops even the first)."""
+        """The result of every finished depth as it finishes, then what a depth stopped by a limit
+        found (:meth:`_stopped`)."""
         started = time.perf_counter()
         self.deadline = earliest(self.fixed_deadline, deadline_after(self.time_limit, started))
         self.root_team = root.team(root.to_move)
         moves = root.legal_moves() if self.root_moves is None else self.root_moves
         if not moves:
             raise ValueError("the game is over: there is no move to search")
-        finished = 0
+        finished, best = 0, None
         for depth in range(1, self.max_depth + 1):
-            self.root_depth = depth
+            self.root_depth, self.root_best = depth, None
             try:
                 score = self._negamax(root, depth, -WIN - 1, WIN + 1, 0)
             except OutOfTime:
                 break
             finished = depth
             forced = abs(score) >= DECISIVE  # proven, also when extensions found it
+            best = self.table[self.key(root)][3]
             yield SearchResult(
-                self.table[self.key(root)][3],
+                best,
                 score,
                 depth,
                 self.nodes,
@@ -206,9 +209,19 @@ class Searcher:
                 forced,
             )
             if forced or len(moves) == 1:
-                break  # a forced result is known: deeper search cannot change it
-        if not finished:
-            yield SearchResult(moves[0], 0.0, 0, self.nodes, time.perf_counter() - started, [moves[0]])
+                return  # a forced result is known: deeper search cannot change it
+        yield from self._stopped(finished, best, moves, started)
+
+    def _stopped(self, finished: int, best: Any, moves: list[Any], started: float) -> Iterator[SearchResult]:
+        """When a limit stopped a depth: the root move its finished part found better than the
+        last finished depth's (the first it searched), else, when no depth finished, the best
+        of the moves searched, else the first legal move."""
+        elapsed = time.perf_counter() - started
+        if self.root_best is not None and self.root_best[1] != best:
+            score, move = self.root_best
+            yield SearchResult(move, score, finished, self.nodes, elapsed, [move], abs(score) >= DECISIVE)
+        elif not finished:
+            yield SearchResult(moves[0], 0.0, 0, self.nodes, elapsed, [moves[0]])
 
     def _side(self, state: State) -> bool:
         return state.to_move in self.root_team
@@ -256,6 +269,8 @@ class Searcher:
                 value = self._child(child, child_depth, alpha, beta, ply, same)
             if value > best_value:
                 best_value, best_move = value, move
+                if ply == 0:
+                    self.root_best = (value, move)
             alpha = max(alpha, value)
             if alpha >= beta:
                 self._remember_cut(move, depth, ply)
