@@ -162,4 +162,6 @@ def test_a_stopped_depth_gives_the_better_turn_it_found() -> None:
             complete = full.depth(2, -1.0, -1)
             assert complete is not None and complete[0] >= score - 1e-9, state
             found_better += 1
-    assert found_better > 0
+        if found_better >= 2:
+            break
+    assert found_better >= 2
