@@ -1,5 +1,6 @@
 """In a real browser, on a desktop and a phone: a logged-in player solves a puzzle (the server
-answering the defence) and fails the next one; the puzzle rating goes up, then down.
+answering the defence) and fails the next one; the puzzle rating goes up, then down; the
+page's texts follow a change of language.
 
 Set BORDSPEL_SCREENSHOTS=DIR to keep pictures of the puzzle page (docs/screenshots has them).
 """
@@ -81,4 +82,7 @@ def test_a_puzzle_solved_and_one_failed(
     play(page, wrong, "Not that one")
     expect(page.locator("#puzzle-rating")).to_contain_text("(-")
     expect(page.locator("#puzzle-play")).to_be_disabled()
+    page.click("button[data-lang=nl]")
+    expect(page.locator("#puzzle-result")).to_contain_text("Die niet")
+    page.click("button[data-lang=en]")
     assert not errors

@@ -29,9 +29,16 @@
   let puzzle = null;
   let line = [];
 
+  const said = new Map();  // each text shown, to say again in another language
+
   function say(selector, key, values = {}) {
+    said.set(selector, [key, values]);
     $(selector).textContent = t(key, values);
   }
+
+  bordspel.onLanguage.push(() => {
+    for (const [selector, [key, values]] of said) $(selector).textContent = t(key, values);
+  });
 
   async function showPosition(position) {
     const query = new URLSearchParams({ game: puzzle.game, position });
@@ -50,6 +57,7 @@
   async function load() {
     $("#puzzle-error").textContent = "";
     $("#puzzle-result").textContent = "";
+    said.delete("#puzzle-result");
     const found = await api("GET", "/api/puzzles/next");
     puzzle = found.puzzle;
     line = [];
