@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bordspel.puzzles import Puzzle, QuartoProof, load_puzzles
+from bordspel.web import puzzles_api
 from bordspel.web.app import create_app
 from tests.test_web_accounts import sign_up
 from tests.test_web_chat import SETTINGS
@@ -99,6 +100,13 @@ def test_a_line_the_server_did_not_play_is_refused(client: TestClient) -> None:
     state = puzzle.state().play(move)
     other = next(m.to_str() for m in state.legal_moves() if m.to_str() != proof.defence(state))
     assert play(client, puzzle, [move, other], "a1:A").status_code == 400
+
+
+def test_moves_past_the_limit_of_an_address_are_refused(web_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(puzzles_api, "MOVES_PER_ADDRESS", 0)
+    with TestClient(create_app(web_db, SETTINGS)) as client:
+        response = play(client, first(1), [], answers(QuartoProof(), first(1))[0])
+    assert response.status_code == 429 and "puzzle moves" in response.json()["error"]
 
 
 def test_unknown_puzzles_and_bad_bodies(client: TestClient) -> None:

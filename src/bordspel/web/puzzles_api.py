@@ -5,7 +5,8 @@
   logged in).
 - ``GET /api/puzzles/{id}``: that puzzle, the same way.
 - ``POST /api/puzzles/{id}/moves`` ``{"line": [...], "move": "..."}``: the move checked after the
-  line so far (see ``Attempt``); a logged-in account's first attempt at the puzzle is rated.
+  line so far (see ``Attempt``); a logged-in account's first attempt at the puzzle is rated;
+  at most ``MOVES_PER_ADDRESS`` in progress from one address (429 past it).
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bordspel.puzzles import Puzzle
-from bordspel.web.api import Api, BadRequest, read_json
+from bordspel.web.api import Api, BadRequest, PerAddress, read_json
 from bordspel.web.puzzles import PuzzleRoom
 
 __all__ = ["PuzzlesApi"]
 
 ID_CHARS = 32
+MOVES_PER_ADDRESS = 2
+"""Puzzle moves one address may have checked at once (each is up to a few hundred solves)."""
 
 
 class PuzzlesApi:
@@ -33,6 +36,7 @@ class PuzzlesApi:
         self.api = api
         self.room = PuzzleRoom(api.store)
         self.rng = random.Random()
+        self.moving = PerAddress(MOVES_PER_ADDRESS, "puzzle moves")
 
     async def next(self, request: Request) -> Response:
         """``GET /api/puzzles/next``."""
@@ -53,7 +57,8 @@ class PuzzlesApi:
         if not isinstance(line, list) or not isinstance(move, str):
             raise BadRequest("give 'line' as a list of moves and 'move' as a string")
         account = await self.api.account_id(request)
-        attempt = await run_in_threadpool(self.room.move, puzzle, line, move, account)
+        with self.moving.held(request.client.host if request.client else ""):
+            attempt = await run_in_threadpool(self.room.move, puzzle, line, move, account)
         return JSONResponse(attempt.view())
 
     async def _shown(self, puzzle: Puzzle, account: str | None) -> dict[str, Any]:
