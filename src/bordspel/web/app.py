@@ -48,6 +48,7 @@ from bordspel.web.api import Api, ApiSettings, game_id
 from bordspel.web.chat_api import ChatApi
 from bordspel.web.fanout import listen
 from bordspel.web.metrics import STORE_WAIT, JobsCollector, Observed, exposition, forget_process
+from bordspel.web.puzzles_api import PuzzlesApi
 from bordspel.web.security import Guard, GuardSettings
 from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, TooMany
 from bordspel.web.views import meta
@@ -143,6 +144,7 @@ def create_app(
     api = Api(store, settings)
     accounts = AccountApi(api)
     chat = ChatApi(api)
+    puzzles = PuzzlesApi(api)
     info = meta()
     draining = False
 
@@ -209,6 +211,9 @@ def create_app(
         found = await run_in_threadpool(api.accounts.find, str(request.path_params["username"]))
         return FileResponse(STATIC / "player.html", status_code=200 if found else 404)
 
+    async def puzzles_page(request: Request) -> Response:
+        return FileResponse(STATIC / "puzzles.html")
+
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
@@ -241,6 +246,7 @@ def create_app(
         Route("/lobby", lobby_page),
         Route("/analysis", analysis_page),
         Route("/players/{username}", player_page),
+        Route("/puzzles", puzzles_page),
         Route("/favicon.ico", favicon),
         _get("/api/rules/{game}", api.rules),
         _get("/api/games/{id}/positions/{ply}", api.position),
@@ -264,6 +270,9 @@ def create_app(
         _get("/api/games/{id}/analysis", api.analysis),
         _get("/api/board", api.board),
         _get("/api/board/analysis", api.board_analysis),
+        _get("/api/puzzles/next", puzzles.next),
+        _get("/api/puzzles/{id}", puzzles.show),
+        _post("/api/puzzles/{id}/moves", puzzles.move),
         _get("/api/lobby", api.show_lobby),
         _get("/api/lobby/events", api.lobby_events),
         _get("/api/notices", api.notices),

@@ -187,6 +187,17 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE seats ADD COLUMN chat_off INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE seats ADD COLUMN chat_muted INTEGER NOT NULL DEFAULT 0",
     ),
+    (  # 9: each account's first attempt at each puzzle (bordspel.web.puzzles): whether it was
+        # solved and the change of the account's puzzle rating (pool ``puzzles`` of ``ratings``)
+        """CREATE TABLE puzzle_attempts (
+            account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            puzzle_id TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            delta {float} NOT NULL,
+            created {float} NOT NULL,
+            PRIMARY KEY (account_id, puzzle_id)
+        )""",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

@@ -1,0 +1,158 @@
+"""Puzzles on the site (``bordspel.puzzles``): one at the player's puzzle rating, each move
+checked against the exact solver's proof, the defence answered, the first attempt rated.
+
+The attempt is stateless on the server: the page sends the line played so far with each move,
+and the server replays it (each of the player's moves must keep the forced win, each reply
+must be the server's), so a line is at most the puzzle's length and the work is bounded.
+Only an account's first attempt at a puzzle is rated, against the puzzle's fixed rating, with
+the model of the game ratings (``bordspel.web.ratings``) in the pool ``puzzles``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bordspel.games.quarto.engine import QuartoState
+from bordspel.puzzles import Puzzle, QuartoProof, load_puzzles
+from bordspel.web.api import BadRequest
+from bordspel.web.ratings import Rating, _rating, _store, model
+from bordspel.web.store import GameStore, NotFound
+
+__all__ = ["POOL", "Attempt", "PuzzleRoom"]
+
+POOL = "puzzles"
+PUZZLE_SIGMA = 100.0
+"""The puzzles' fixed ratings are taken as this sure of themselves."""
+NEAREST = 30
+"""A new puzzle is drawn from the this many nearest the player's rating not yet tried."""
+MOVE_CHARS = 16
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The answer to one move: ``result`` (``right``, ``wrong``, ``solved``), the server's
+    ``reply`` (after a right move that does not end the game), the ``line`` so far, the right
+    moves when wrong (``solution``) and the rating change when the attempt was rated."""
+
+    result: str
+    line: list[str]
+    reply: str | None = None
+    solution: list[str] | None = None
+    rating: dict[str, Any] | None = None
+    change: int | None = None
+
+    def view(self) -> dict[str, Any]:
+        """As the API returns it."""
+        return dict(vars(self))
+
+
+class PuzzleRoom:
+    """The puzzles served from one store: one exact solver, used by one thread at a time."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.puzzles = load_puzzles()
+        self.by_id = {puzzle.id: puzzle for puzzle in self.puzzles}
+        self.ratings = [puzzle.rating for puzzle in self.puzzles]
+        self.proof = QuartoProof()
+        self.solving = threading.Lock()
+
+    def find(self, puzzle_id: str) -> Puzzle:
+        """The puzzle ``puzzle_id`` (NotFound when there is none)."""
+        found = self.by_id.get(puzzle_id)
+        if found is None:
+            raise NotFound("no puzzle has that id")
+        return found
+
+    def rating(self, account: str | None) -> Rating:
+        """The account's puzzle rating (the starting one without an account)."""
+        if account is None:
+            return Rating()
+        with self.store.db.transaction(write=False) as db:
+            return _rating(db, account, POOL)
+
+    def next(self, account: str | None, rng: random.Random) -> Puzzle:
+        """A puzzle near the player's rating that their account has not tried."""
+        tried = self._tried(account)
+        centre = bisect.bisect_left(self.ratings, self.rating(account).mu)
+        near = sorted(range(len(self.puzzles)), key=lambda index: abs(index - centre))
+        fresh = [index for index in near[: NEAREST + len(tried)] if self.puzzles[index].id not in tried]
+        return self.puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
+
+    def _tried(self, account: str | None) -> set[str]:
+        if account is None:
+            return set()
+        with self.store.db.transaction(write=False) as db:
+            query = "SELECT puzzle_id FROM puzzle_attempts WHERE account_id = ?"
+            return {found for (found,) in db.execute(query, (account,)).fetchall()}
+
+    def move(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
+        """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends."""
+        _check_line(puzzle, line + [move])
+        with self.solving:
+            state, distance = self._replay(puzzle, line)
+            if not self.proof.keeps_win(state, move, distance):
+                solution = self.proof.winning_moves(state, distance)
+                return self._ended(puzzle, account, Attempt("wrong", line + [move], solution=solution))
+            after = state.apply(state.move_from_str(move))
+            if after.outcome() is not None:
+                return self._ended(puzzle, account, Attempt("solved", line + [move]))
+            reply = self.proof.defence(after)
+        return Attempt("right", line + [move, reply], reply=reply)
+
+    def _replay(self, puzzle: Puzzle, line: list[str]) -> tuple[QuartoState, int]:
+        """The position after ``line`` and its win's distance; BadRequest when the line is not
+        one of right moves and the server's replies."""
+        state, distance = puzzle.state(), puzzle.distance
+        for index, text in enumerate(line):
+            right = self.proof.defence(state) == text if index % 2 else self._keeps(state, text, distance)
+            if not right:
+                raise BadRequest("the line is not one this puzzle's attempt can have")
+            state = state.apply(state.move_from_str(text))
+            if index % 2:
+                distance = self.proof.value(state)[1]
+        return state, distance
+
+    def _keeps(self, state: QuartoState, text: str, distance: int) -> bool:
+        return self.proof.keeps_win(state, text, distance)
+
+    def _ended(self, puzzle: Puzzle, account: str | None, attempt: Attempt) -> Attempt:
+        if account is None:
+            return attempt
+        rated = self._rate(account, puzzle, attempt.result == "solved")
+        if rated is None:
+            return attempt
+        rating, change = rated
+        return Attempt(attempt.result, attempt.line, attempt.reply, attempt.solution, rating, change)
+
+    def _rate(self, account: str, puzzle: Puzzle, solved: bool) -> tuple[dict[str, Any], int] | None:
+        """The account's new puzzle rating and its change; None when it tried the puzzle before."""
+        with self.store.db.transaction() as db:
+            db.lock(f"puzzles {account}")
+            query = "SELECT 1 FROM puzzle_attempts WHERE account_id = ? AND puzzle_id = ?"
+            if db.execute(query, (account, puzzle.id)).fetchone():
+                return None
+            old = _rating(db, account, POOL)
+            player = model().rating(mu=old.mu, sigma=old.sigma)
+            problem = model().rating(mu=float(puzzle.rating), sigma=PUZZLE_SIGMA)
+            (new,), _ = model().rate([[player], [problem]], ranks=[1, 2] if solved else [2, 1])
+            _store(db, account, POOL, Rating(new.mu, new.sigma, old.games + 1))
+            db.execute(
+                "INSERT INTO puzzle_attempts (account_id, puzzle_id, solved, delta, created) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (account, puzzle.id, int(solved), new.mu - old.mu, time.time()),
+            )
+        return Rating(new.mu, new.sigma, old.games + 1).view(), round(new.mu - old.mu)
+
+
+def _check_line(puzzle: Puzzle, line: list[str]) -> None:
+    """Bounded input: at most the puzzle's length in moves, each a short string."""
+    if len(line) > puzzle.distance:
+        raise BadRequest("the line is longer than this puzzle")
+    if not all(isinstance(text, str) and 0 < len(text) <= MOVE_CHARS for text in line):
+        raise BadRequest(f"give moves as strings of at most {MOVE_CHARS} characters")
