@@ -28,6 +28,7 @@ from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secr
 from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
 from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
+from bordspel.web.graphs import GraphQueue, GraphRunner, queue_graph
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
 from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.notices import NoticeReader, notice_keys
@@ -100,6 +101,9 @@ class ApiSettings:
     """The key that signs session cookies (None: one made once and kept in the store)."""
     password_cost: str = "RFC_9106_LOW_MEMORY"
     """The ``argon2.profiles`` parameters of new password hashes (the tests use ``CHEAPEST``)."""
+    graph_workers: int = 1
+    """Evaluation graphs of finished games made in this process at once (``web/graphs.py``): 0
+    or 1; with 0 the graphs wait for a process that makes them."""
     max_queued_jobs: int | None = None
     """The computer's moves that may wait for a worker, in the whole store; a new game or a move
     that would owe one more is refused with 503 (None: ``QUEUED_PER_WORKER`` for each of this
@@ -192,6 +196,7 @@ class Api:
             store, settings.secret or server_secret(store), limits, settings.password_cost
         )
         keep_results(store)
+        store.on_end.append(queue_graph)
         self.hints = AIPool(1, deadline_for(settings.ai_time), max_waiting=8)
         """Hints have a worker of their own: an owed move never waits behind them."""
         self.analyses = SharedTasks()
@@ -204,6 +209,13 @@ class Api:
         self.jobs = JobQueue(store, settings.job_lease)
         self.runner = self._runner() if settings.job_workers else None
         """The workers of this process, if it has any (the app starts and stops them)."""
+        self.graphs = GraphQueue(store, settings.job_lease)
+        self.grapher = (
+            GraphRunner(store, settings.ai_time, lease=settings.job_lease, supervisor=self.supervisor)
+            if settings.graph_workers
+            else None
+        )
+        """The graph worker of this process, if it has one (the app starts and stops it)."""
         self.streams = StreamSlots(settings.streams_per_client, settings.streams_total)
         self.lobby = Lobby(
             store, settings.challenge_lifetime, settings.challenges_per_address, settings.games_per_minute
@@ -483,6 +495,13 @@ class Api:
         return StreamingResponse(
             self.streams.held(client, stream), media_type="text/event-stream", headers=headers
         )
+
+    async def graph(self, request: Request) -> Response:
+        """``GET /api/games/{id}/graph``: the finished game's evaluation graph (``web/graphs.py``),
+        or its ``status`` while it waits (``none``: the game goes on, or it has no graph)."""
+        key = game_id(request)
+        await run_in_threadpool(self.store.version, key)  # NotFound for a game that is not there
+        return JSONResponse(await run_in_threadpool(self.graphs.view, key))
 
     # -- the analysis board ----------------------------------------------------------------------
     async def board(self, request: Request) -> Response:
