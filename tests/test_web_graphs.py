@@ -23,7 +23,7 @@ THROWN = 2
 
 @pytest.fixture
 def client(web_db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(web_db, ApiSettings(ai_time=0.5, job_workers=0))) as client:
+    with TestClient(create_app(web_db, ApiSettings(ai_time=0.5, job_workers=0, graph_time=2.0))) as client:
         yield client
 
 

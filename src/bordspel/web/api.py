@@ -28,7 +28,7 @@ from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secr
 from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
 from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
-from bordspel.web.graphs import GraphQueue, GraphRunner, queue_graph
+from bordspel.web.graphs import GRAPH_TIME, GraphQueue, GraphRunner, queue_graph
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
 from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.notices import NoticeReader, notice_keys
@@ -104,6 +104,8 @@ class ApiSettings:
     graph_workers: int = 1
     """Evaluation graphs of finished games made in this process at once (``web/graphs.py``): 0
     or 1; with 0 the graphs wait for a process that makes them."""
+    graph_time: float = GRAPH_TIME
+    """Seconds of analysis per position of a graph."""
     max_queued_jobs: int | None = None
     """The computer's moves that may wait for a worker, in the whole store; a new game or a move
     that would owe one more is refused with 503 (None: ``QUEUED_PER_WORKER`` for each of this
@@ -211,7 +213,7 @@ class Api:
         """The workers of this process, if it has any (the app starts and stops them)."""
         self.graphs = GraphQueue(store, settings.job_lease)
         self.grapher = (
-            GraphRunner(store, settings.ai_time, lease=settings.job_lease, supervisor=self.supervisor)
+            GraphRunner(store, settings.graph_time, lease=settings.job_lease, supervisor=self.supervisor)
             if settings.graph_workers
             else None
         )

@@ -6,9 +6,10 @@ of the store's ``game_graphs`` table (``queue_graph``, a ``GameStore.on_end`` ho
 row under a lease, as the computer's moves are claimed (``bordspel.web.jobs``), and judges every
 position of the game in a worker process of its own, so that graphs never delay a move:
 
-- the position's value for the seat to move: the ``hard`` level's analysis in ``GRAPH_TIME``
-  seconds, exact where a solver knows the result (Hermit's small boards, Quarto's late
-  positions) or the search proved a win distance (Santorini), else the search's evaluation;
+- the position's value for the seat to move: the ``hard`` level's analysis in ``graph_time``
+  seconds (``ApiSettings.graph_time``, by default ``GRAPH_TIME``; the solver has half of it),
+  exact where a solver knows the result (Hermit's small boards, Quarto's late positions) or
+  the search proved a win distance (Santorini), else the search's evaluation;
 - the played move, when it is not the best one, searched alone from the same position
   (``root_moves``) so that both scores come from one root and one depth.
 
@@ -61,8 +62,8 @@ __all__ = [
 LOG = logging.getLogger("bordspel.graphs")
 GRAPH_LEVEL = "hard"
 """The level whose analysis judges each position."""
-GRAPH_TIME = 0.5
-"""Seconds of analysis per position (at most the server's ``ai_time``)."""
+GRAPH_TIME = 1.0
+"""Seconds of analysis per position, by default."""
 MISTAKE = 0.25
 """An evaluation drop from this share of the game's scale marks a mistake."""
 BLUNDER = 0.5
@@ -236,7 +237,7 @@ class GraphRunner:
     def __init__(
         self,
         store: GameStore,
-        ai_time: float,
+        seconds: float,
         *,
         lease: float = 10.0,
         poll: float = 1.0,
@@ -244,7 +245,8 @@ class GraphRunner:
     ) -> None:
         self.queue = GraphQueue(store, lease)
         self.store, self.poll, self.supervisor = store, poll, supervisor
-        self.seconds = min(GRAPH_TIME, ai_time)
+        self.seconds = seconds
+        """Seconds of analysis per position."""
         self.name = worker_name()
         self.pool = AIPool(1, deadline_for(self.seconds))
         self._stopping = False
