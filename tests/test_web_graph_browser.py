@@ -1,5 +1,6 @@
 """In a real browser, desktop and phone: the analysis board of a finished game shows its evaluation
-graph with the thrown-away win marked, and a click on a point sets up that position."""
+graph with the thrown-away win marked, and a click on a point sets up that position; the board
+names the game's players and their gods."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
 
 @pytest.fixture(scope="module")
 def base_url(module_db: str) -> Iterator[str]:
-    with serving(create_app(module_db, ApiSettings(job_workers=0, ai_time=0.5, graph_time=2.0))) as url:
+    settings = ApiSettings(
+        job_workers=0, ai_time=0.5, graph_time=2.0, password_cost="CHEAPEST", secret="graph test secret"
+    )
+    with serving(create_app(module_db, settings)) as url:
         yield url
 
 
@@ -61,3 +65,23 @@ def test_the_graph_of_a_finished_game_is_shown_and_a_click_sets_its_position_up(
         name = "analysis-graph" + ("-phone" if size == PHONE else "") + ".png"
         page.screenshot(path=os.path.join(os.environ["BORDSPEL_SCREENSHOTS"], name), full_page=True)
     assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_analysis_board_names_the_players_and_their_gods(browser: Browser, base_url: str) -> None:
+    contexts = [browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE)]
+    for context, name in zip(contexts, ("ilse", "joost")):
+        made(context.request, f"{base_url}/api/account", {"username": name, "password": "correct horse"})
+    body = {"game": "santorini", "options": {"gods": "athena,pan"}, "seat": 0}
+    posted = made(contexts[0].request, f"{base_url}/api/challenges", body)
+    game = made(contexts[1].request, f"{base_url}/api/challenges/{posted['id']}/accept", {})["game"]
+    page = contexts[1].new_page()
+    page.goto(f"{base_url}/analysis#game=santorini&position={quote(game['position'])}&from={game['id']}")
+    players = page.locator("#board-players li")
+    expect(players).to_have_count(2)
+    expect(players.nth(0)).to_contain_text("ilse")
+    expect(players.nth(0)).to_contain_text("Athena")
+    expect(players.nth(1)).to_contain_text("joost")
+    expect(players.nth(1)).to_contain_text("Pan")
+    expect(page.locator("#status")).to_contain_text("ilse to move")
+    expect(page.locator("#status")).not_to_contain_text("Player 1")

@@ -1450,12 +1450,17 @@ const bordspel = (() => {
   const BEST_LINES = 3;
 
   async function analysisPage() {
-    const meta = await api("GET", "/api/meta");
     const params = new URLSearchParams(location.hash.slice(1));
     const page = {
       analysis: true, view: null, clicks: [], mode: {}, busy: false, replay: null, touch: false, tapped: null,
-      played: [], asked: 0, lines: null, play: (text) => boardMove(page, text),
+      played: [], asked: 0, lines: null, game: null, play: (text) => boardMove(page, text),
     };
+    document.addEventListener("bordspel:game", (event) => {
+      page.game = { game: event.detail.game.game, names: event.detail.names };
+      if (page.view) showBoard(page);
+      if (page.lines) showLines(page);
+    });
+    const meta = await api("GET", "/api/meta");
     boardEvents(page);
     const games = () => $("#game-select").replaceChildren(...Object.keys(meta.games).map((name) =>
       element("option", { value: name, text: titleOf(meta, name) })));
@@ -1533,13 +1538,20 @@ const bordspel = (() => {
     if (last) loadBoard(page, last.game, last.position, null);
   }
 
+  // A seat's name on the analysis board: its player's in the game it was opened from (the
+  // "bordspel:game" event of analysis-moves.js), while it shows that game's kind, else "Player n".
+  function boardName(page, seat) {
+    const names = page.game && page.game.game === page.view.game ? page.game.names() : [];
+    return names[seat] || t("player", { n: seat + 1 });
+  }
+
   function boardStatus(page) {
     const view = page.view;
-    const name = t("player", { n: view.to_move + 1 });
+    const name = boardName(page, view.to_move);
     const status = $("#status");
     status.classList.toggle("over", Boolean(view.outcome));
     if (view.outcome) {
-      const winners = view.outcome.winners.map((seat) => t("player", { n: seat + 1 }));
+      const winners = view.outcome.winners.map((seat) => boardName(page, seat));
       status.textContent = winners.length ? t("won", { names: winners.join(t("and")), how: ending(view) }) : t("draw", { how: ending(view) });
       return;
     }
@@ -1570,14 +1582,14 @@ const bordspel = (() => {
   function showLines(page) {
     $("#lines").replaceChildren(...page.lines.map((line) => element("li", {},
       element("button", { type: "button", class: "line-move", text: line.move, onclick: () => boardMove(page, line.move) }),
-      element("span", { class: "judgement", text: lineJudgement(page.view, line) }),
+      element("span", { class: "judgement", text: lineJudgement(page, line) }),
       element("span", { class: "line", text: line.line.join(" ") }))));
   }
 
   // A line's verdict for the player to move: an exact result where a solver proved it, else the
   // search's score and depth.
-  function lineJudgement(view, line) {
-    const name = t("player", { n: view.to_move + 1 });
+  function lineJudgement(page, line) {
+    const name = boardName(page, page.view.to_move);
     if (line.result) {
       const soon = line.plies_to_end ? ` ${t("ends_in", { n: line.plies_to_end })}` : "";
       return t(`exact_${line.result}`, { name }) + soon;
