@@ -85,3 +85,17 @@ def test_the_analysis_board_names_the_players_and_their_gods(browser: Browser, b
     expect(players.nth(1)).to_contain_text("Pan")
     expect(page.locator("#status")).to_contain_text("ilse to move")
     expect(page.locator("#status")).not_to_contain_text("Player 1")
+
+
+@pytest.mark.slow
+def test_the_engine_lines_go_deeper_while_the_page_watches(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    statuses: list[int] = []
+    page.on(
+        "response", lambda answer: statuses.append(answer.status) if "analysis/stream" in answer.url else None
+    )
+    page.goto(f"{base_url}/analysis#game=santorini")
+    expect(page.locator("#lines .line-move")).to_have_count(3, timeout=30_000)
+    expect(page.locator("#depth")).to_contain_text("looking deeper")
+    expect(page.locator("#depth")).to_contain_text("the search has finished", timeout=30_000)
+    assert statuses == [200]

@@ -27,6 +27,7 @@ from bordspel.web import actions
 from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secret
 from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
+from bordspel.web.deepening import deepening
 from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
 from bordspel.web.graphs import GRAPH_TIME, GraphQueue, GraphRunner, queue_graph
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
@@ -127,18 +128,26 @@ class PerAddress:
     @contextmanager
     def held(self, address: str) -> Iterator[None]:
         """Count one more of ``address``'s requests while the block runs, or refuse it."""
+        self.take(address)
+        try:
+            yield
+        finally:
+            self.give_back(address)
+
+    def take(self, address: str) -> None:
+        """Count one more of ``address``'s requests (``give_back`` when it ends), or refuse it."""
         if self._running[address] >= self.limit:
             raise TooMany(
                 f"your address has {self.limit} {self.what} in progress: wait for them before asking more",
                 retry_after=10,
             )
         self._running[address] += 1
-        try:
-            yield
-        finally:
-            self._running[address] -= 1
-            if self._running[address] <= 0:
-                del self._running[address]
+
+    def give_back(self, address: str) -> None:
+        """One of ``address``'s requests has ended."""
+        self._running[address] -= 1
+        if self._running[address] <= 0:
+            del self._running[address]
 
 
 def game_id(request: Request) -> str:
@@ -519,22 +528,38 @@ class Api:
         The hint worker does it within the server's budget, after the seated players' hints that
         wait; one analysis per position and count, and ``board_analyses_per_address`` at once
         from one address (429 past it)."""
-        game, position = _query(request, "game"), _query(request, "position")
-        text = _query(request, "lines", "3")
-        if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
-            raise BadRequest(f"'lines' is a number of lines from 1 to {MAX_LINES}")
-        lines = int(text)
-        view = await run_in_threadpool(board_view, game, position)  # checks the game and position
-        if view["outcome"] is not None:
-            raise Conflict("the game is over in this position: there is nothing to analyse")
+        game, position, lines = await _board_question(request)
         spec = budgeted_spec(game, ANALYST, self.settings.ai_time)
         with self.board_analyses.held(request.client.host if request.client else ""):
             found = await self.analyses.run(
-                (game, view["position"], lines),
-                lambda: self.hints.run(analyse_lines, game, view["position"], spec, lines, priority=BOARD),
+                (game, position, lines),
+                lambda: self.hints.run(analyse_lines, game, position, spec, lines, priority=BOARD),
                 gone=request.is_disconnected,
             )
-        return JSONResponse({"game": game, "position": view["position"], "lines": found})
+        return JSONResponse({"game": game, "position": position, "lines": found})
+
+    async def board_analysis_stream(self, request: Request) -> Response:
+        """``GET /api/board/analysis/stream?game=G&position=P&lines=N``: the best ``N`` lines of
+        the position again and again, deeper each time, as server-sent events
+        (``web/deepening.py``); it counts as one of the address's ``board_analyses_per_address``
+        for as long as it runs."""
+        game, position, lines = await _board_question(request)
+        address = request.client.host if request.client else ""
+
+        async def step(seconds: float) -> list[dict[str, Any]]:
+            spec = budgeted_spec(game, ANALYST, seconds)
+            return await self.hints.run(analyse_lines, game, position, spec, lines, priority=BOARD)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                async for text in deepening(step, self.settings.ai_time):
+                    yield text
+            finally:
+                self.board_analyses.give_back(address)
+
+        self.board_analyses.take(address)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     # -- the lobby -------------------------------------------------------------------------------
     async def post_challenge(self, request: Request) -> Response:
@@ -596,6 +621,19 @@ class Api:
             "link": link,
             "game": view,
         }
+
+
+async def _board_question(request: Request) -> tuple[str, str, int]:
+    """The game, the position (as the board writes it) and the number of lines an analysis of
+    the analysis board asks for; refused for a position where the game is over."""
+    game, position = _query(request, "game"), _query(request, "position")
+    text = _query(request, "lines", "3")
+    if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
+        raise BadRequest(f"'lines' is a number of lines from 1 to {MAX_LINES}")
+    view = await run_in_threadpool(board_view, game, position)  # checks the game and position
+    if view["outcome"] is not None:
+        raise Conflict("the game is over in this position: there is nothing to analyse")
+    return game, view["position"], int(text)
 
 
 def _query(request: Request, name: str, default: str | None = None) -> str:

@@ -269,6 +269,7 @@ def create_app(
         _get("/api/games/{id}/graph", api.graph),
         _get("/api/board", api.board),
         _get("/api/board/analysis", api.board_analysis),
+        _get("/api/board/analysis/stream", api.board_analysis_stream),
         _get("/api/lobby", api.show_lobby),
         _get("/api/lobby/events", api.lobby_events),
         _get("/api/notices", api.notices),
