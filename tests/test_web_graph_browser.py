@@ -61,6 +61,7 @@ def test_the_graph_of_a_finished_game_is_shown_and_a_click_sets_its_position_up(
     expect(page.locator("#position")).to_have_value(after)
     expect(thrown_move).to_have_class(re.compile(r"\bcurrent\b"))
     assert page.locator("#graph-cursor").get_attribute("visibility") == "visible"
+    expect(page.locator("#lines .line-move").first).to_be_visible(timeout=30_000)
     if os.environ.get("BORDSPEL_SCREENSHOTS"):
         name = "analysis-graph" + ("-phone" if size == PHONE else "") + ".png"
         page.screenshot(path=os.path.join(os.environ["BORDSPEL_SCREENSHOTS"], name), full_page=True)
