@@ -3,6 +3,7 @@ exact where the solver knows the result, a thrown-away win marked from the solve
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,8 +12,20 @@ from starlette.testclient import TestClient
 
 from bordspel.ai import analyse
 from bordspel.web.app import ApiSettings, create_app
-from bordspel.web.graphs import BLUNDER, MISTAKE, graph_points
+from bordspel.web.graphs import (
+    BLUNDER,
+    GRAPH_LEVEL,
+    MAX_ATTEMPTS,
+    MISTAKE,
+    GraphQueue,
+    GraphRunner,
+    graph_points,
+    judge_position,
+)
 from bordspel.web.options import start_state
+from bordspel.web.seats import budgeted_spec
+from bordspel.web.store import GameStore
+from bordspel.web.supervise import Supervisor
 from tests.test_web_jobs import _until
 
 HERMIT_4 = ["Ra1U", "Rc1U", "Ra3H", "Rd3U", "Yc2V", "Ya2U", "Bb4U", "Ya4U", "Bb1U", "Bd1U", "Bd4U"]
@@ -131,3 +144,37 @@ def test_a_draw_thrown_away_is_a_blunder_with_proof_and_a_kept_win_is_none() -> 
     graph = graph_points(positions, ["a", "b"])
     assert [(mark["ply"], mark["was"], mark["now"]) for mark in graph["marks"]] == [(1, "draw", "loss")]
     assert [point["value"] for point in graph["points"]] == [0, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "result", "plies"),
+    [
+        ("santorini", "01001/00001/00211/00200/00310 workers=c1d4,d3c2 turn=2 players=2", "win", 3),
+        ("quarto", "ABPD/C.../..../.... hand=N", "draw", None),
+    ],
+)
+def test_a_position_is_judged_exactly_where_the_search_or_solver_proves_it(
+    game: str, position: str, result: str, plies: int | None
+) -> None:
+    judged = judge_position(game, position, None, budgeted_spec(game, GRAPH_LEVEL, 2.0))
+    assert (judged["result"], judged["plies_to_end"], judged["proven"]) == (result, plies, True)
+
+
+def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db: str) -> None:
+    store = GameStore(web_db)
+    settings = ApiSettings(job_workers=0, graph_workers=0)
+    with TestClient(create_app(web_db, settings)) as client:
+        game = play(client, HERMIT_4)
+    queue = GraphQueue(store, lease=60.0)
+    assert queue.view(game) == {"status": "waiting"}
+    assert queue.claim("first") == (game, 1)
+    assert queue.claim("second") is None and queue.view(game) == {"status": "running"}
+    assert not queue.finish(game, "second", {"points": []})  # not its graph
+    with store.db.transaction() as db:
+        db.execute("UPDATE game_graphs SET lease_until = 0, attempts = ?", (MAX_ATTEMPTS,))
+    runner = GraphRunner(store, 0.1, supervisor=Supervisor())
+    try:
+        asyncio.run(runner._next())  # the last attempt has run out: given up, with no search
+    finally:
+        runner.pool.close()
+    assert queue.view(game) == {"status": "failed"}

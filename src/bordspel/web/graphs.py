@@ -40,7 +40,7 @@ from typing import Any
 from bordspel.ai import analyse, analyser
 from bordspel.ai.search import DECISIVE, WIN
 from bordspel.core import game_class
-from bordspel.web.ai_pool import AIPool, deadline_for
+from bordspel.web.ai_pool import AIPool, AITimeout, deadline_for
 from bordspel.web.db import Connection
 from bordspel.web.jobs import worker_name
 from bordspel.web.seats import budgeted_spec
@@ -276,7 +276,12 @@ class GraphRunner:
             await asyncio.sleep(self.poll)
             return
         game_id, attempts = claimed
-        graph = await self.make(game_id) if attempts <= MAX_ATTEMPTS else None
+        try:
+            graph = await self.make(game_id) if attempts <= MAX_ATTEMPTS else None
+        except AITimeout:  # a position overran its deadline (a loaded machine): once the lease
+            # runs out, the graph is claimed again (MAX_ATTEMPTS times in all); readiness is untouched
+            LOG.warning("a position of game %s overran its deadline; its graph is tried again", game_id)
+            return
         if await asyncio.to_thread(self.queue.finish, game_id, self.name, graph):
             LOG.info("the evaluation graph is %s", "made" if graph else "given up", extra={"game": game_id})
 
