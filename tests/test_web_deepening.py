@@ -77,6 +77,7 @@ def test_a_finished_position_is_refused(client: TestClient) -> None:
     assert refused.status_code == 409 and "over" in refused.json()["error"]
 
 
+@pytest.mark.slow
 def test_one_address_has_its_bound_of_streams_at_once(client: TestClient) -> None:
     position = start_state("santorini", {}).play("a1,b2").play("d4,e5").to_str()
     query = {"game": "santorini", "position": position}
@@ -86,3 +87,15 @@ def test_one_address_has_its_bound_of_streams_at_once(client: TestClient) -> Non
         assert refused.status_code == 429 and "in progress" in refused.json()["error"]
         "".join(first.iter_text())
     assert len(events(client, query)) == len(step_budgets(0.5))  # the first's slot was given back
+
+
+@pytest.mark.slow
+def test_a_page_that_leaves_ends_its_stream_and_frees_its_slot(tmp_path: Any) -> None:
+    settings = ApiSettings(ai_time=30.0, job_workers=0, graph_workers=0, board_analyses_per_address=1)
+    position = start_state("santorini", {}).play("a1,b2").play("d4,e5").to_str()
+    query = {"game": "santorini", "position": position}
+    with TestClient(create_app(tmp_path / "games.sqlite3", settings)) as client:
+        for _ in range(2):  # the second is refused unless the first's slot was given back
+            with client.stream("GET", STREAM, params=query) as stream:
+                assert stream.status_code == 200, stream.read()
+                assert json.loads(next(stream.iter_lines()).removeprefix("data: "))["last"] is False
