@@ -248,7 +248,7 @@ class GraphRunner:
         self.seconds = seconds
         """Seconds of analysis per position."""
         self.name = worker_name()
-        self.pool = AIPool(1, deadline_for(self.seconds))
+        self.pool = AIPool(1, deadline_for(2 * seconds))  # a position: the best move's and the played one's
         self._stopping = False
         self._serving: asyncio.Task[None] | None = None
 
