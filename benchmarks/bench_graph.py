@@ -46,7 +46,7 @@ def measure(game: str, options: dict[str, Any], seconds: float, seed: int) -> di
     spec = budgeted_spec(game, GRAPH_LEVEL, seconds)
     started = time.perf_counter()
     judged = [
-        judge_position(game, state.to_str(), moves[ply] if ply < len(moves) else None, spec)
+        judge_position(game, state.to_str(), moves[ply] if ply < len(moves) else None, spec, seconds)
         for ply, state in enumerate(states)
     ]
     graph = graph_points(judged, moves)

@@ -112,7 +112,7 @@ def judged(
         "result": result,
         "proven": result is not None,
     }
-    return point if played is None else point | {"played_score": played}
+    return point if played is None else point | {"best_score": score, "played_score": played}
 
 
 def test_evaluation_drops_are_mistakes_and_blunders_by_the_game_scale() -> None:
@@ -156,7 +156,7 @@ def test_a_draw_thrown_away_is_a_blunder_with_proof_and_a_kept_win_is_none() -> 
 def test_a_position_is_judged_exactly_where_the_search_or_solver_proves_it(
     game: str, position: str, result: str, plies: int | None
 ) -> None:
-    judged = judge_position(game, position, None, budgeted_spec(game, GRAPH_LEVEL, 2.0))
+    judged = judge_position(game, position, None, budgeted_spec(game, GRAPH_LEVEL, 2.0), 2.0)
     assert (judged["result"], judged["plies_to_end"], judged["proven"]) == (result, plies, True)
 
 

@@ -10,15 +10,18 @@ position of the game in a worker process of its own, so that graphs never delay 
   seconds (``ApiSettings.graph_time``, by default ``GRAPH_TIME``; the solver has half of it),
   exact where a solver knows the result (Hermit's small boards, Quarto's late positions) or
   the search proved a win distance (Santorini), else the search's evaluation;
-- the played move, when it is not the best one, searched alone from the same position
-  (``root_moves``) so that both scores come from one root and one depth.
+- the played move, when it is not the best one: it and the best move, each searched alone from
+  the same position (``root_moves``) in another ``graph_time`` seconds, at most to the depth the
+  analysis reached, compared at the deepest depth both reached, so that both scores come from
+  one root, one depth and one search (not after an opening table's or a solver's move, which
+  have no depth).
 
 Each move is then judged (``graph_points``):
 
 - a **blunder with proof** when the result before the move was exact and the exact result after
   it is worse for the mover (a won position thrown away: win to draw or loss; draw to loss);
-- else, from the evaluation drop (the best move's score minus the played move's, a proven result
-  counting as twice the scale): a **mistake** from ``MISTAKE`` and a **blunder** from
+- else, from the evaluation drop (the best move's score minus the played move's, searched side
+  by side; a proven result counting as twice the scale): a **mistake** from ``MISTAKE`` and a **blunder** from
   ``BLUNDER`` of the game's scale, the largest evaluation (absolute) the game's positions had.
   Evaluations mean different things in each game; the scale makes the thresholds the same share
   of what the game's own evaluation reached.
@@ -38,8 +41,8 @@ from contextlib import suppress
 from typing import Any
 
 from bordspel.ai import analyse, analyser
-from bordspel.ai.search import DECISIVE, WIN
-from bordspel.core import game_class
+from bordspel.ai.search import DECISIVE, WIN, Limit
+from bordspel.core import State, game_class
 from bordspel.web.ai_pool import AIPool, AITimeout, deadline_for
 from bordspel.web.db import Connection
 from bordspel.web.jobs import worker_name
@@ -87,9 +90,10 @@ def queue_graph(db: Connection, stored: StoredGame) -> None:
     )
 
 
-def judge_position(game: str, position: str, played: str | None, spec: str) -> dict[str, Any]:
-    """The analysis of ``position`` for the seat to move and, when ``played`` is not the best
-    move, the score of ``played`` searched alone (runs in a worker process)."""
+def judge_position(game: str, position: str, played: str | None, spec: str, seconds: float) -> dict[str, Any]:
+    """The analysis of ``position`` for the seat to move by player ``spec`` and, when ``played``
+    is not the best move, the scores of both searched side by side within ``seconds`` (runs in a
+    worker process)."""
     state = game_class(game).from_str(position)
     ended = state.outcome()
     if ended is not None:
@@ -106,10 +110,25 @@ def judge_position(game: str, position: str, played: str | None, spec: str) -> d
         "plies_to_end": found.plies_to_end,
         "best": best,
     }
-    if played is not None and played != best:
-        alone = analyser(spec, game, seed=0).analyse_lines(state, root_moves=[state.parse_move(played)])[0]
-        judged["played_score"] = alone.score
+    if played is not None and played != best and found.depth > 0:  # depth 0: a table's or solver's move
+        both = _side_by_side(spec, state, best, played, Limit(time=seconds, depth=found.depth))
+        if both is not None:
+            judged["best_score"], judged["played_score"] = both
     return judged
+
+
+def _side_by_side(
+    spec: str, state: State, best: str, played: str, limit: Limit
+) -> tuple[float, float] | None:
+    """The scores of the best and the played move at the deepest depth both reached, each searched
+    alone from ``state`` in one multi-PV search within ``limit`` (one root, one depth, one
+    search); None when they share no depth."""
+    moves = [state.parse_move(best), state.parse_move(played)]
+    scores: dict[str, dict[int, float]] = {best: {}, played: {}}
+    for line in analyser(spec, state.name, seed=0).analysis(state, limit, 2, moves):
+        scores[str(line.move.to_str())][line.depth] = line.score
+    depth = max(set(scores[best]) & set(scores[played]), default=None)
+    return None if depth is None else (scores[best][depth], scores[played][depth])
 
 
 def _result(score: float, proven: bool) -> str | None:
@@ -157,7 +176,7 @@ def _mark(ply: int, before: dict[str, Any], after: dict[str, Any], scale: float)
         return {"ply": ply, "seat": mover, "kind": "blunder", "proof": True, "was": then, "now": now}
     if "played_score" not in before:
         return None
-    drop = _clamped(before["score"], scale) - _clamped(before["played_score"], scale)
+    drop = _clamped(before["best_score"], scale) - _clamped(before["played_score"], scale)
     kind = "blunder" if drop >= BLUNDER * scale else "mistake" if drop >= MISTAKE * scale else None
     if kind is None:
         return None
@@ -298,7 +317,9 @@ class GraphRunner:
         judged = []
         for ply, state in enumerate(states):  # one run each: every run within the pool's deadline
             played = moves[ply] if ply < len(moves) else None
-            point = await self.pool.run(judge_position, state.name, state.to_str(), played, spec)
+            point = await self.pool.run(
+                judge_position, state.name, state.to_str(), played, spec, self.seconds
+            )
             judged.append(point)
             if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
                 return None
