@@ -19,7 +19,7 @@ STREAM = "/api/board/analysis/stream"
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
-    settings = ApiSettings(ai_time=0.5, job_workers=0, graph_workers=0, board_analyses_per_address=1)
+    settings = ApiSettings(ai_time=0.5, job_workers=0, board_analyses_per_address=1)
     with TestClient(create_app(tmp_path / "games.sqlite3", settings)) as client:
         yield client
 
@@ -91,7 +91,7 @@ def test_one_address_has_its_bound_of_streams_at_once(client: TestClient) -> Non
 
 @pytest.mark.slow
 def test_a_page_that_leaves_ends_its_stream_and_frees_its_slot(tmp_path: Any) -> None:
-    settings = ApiSettings(ai_time=30.0, job_workers=0, graph_workers=0, board_analyses_per_address=1)
+    settings = ApiSettings(ai_time=30.0, job_workers=0, board_analyses_per_address=1)
     position = start_state("santorini", {}).play("a1,b2").play("d4,e5").to_str()
     query = {"game": "santorini", "position": position}
     with TestClient(create_app(tmp_path / "games.sqlite3", settings)) as client:

@@ -28,7 +28,12 @@ if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
 @pytest.fixture(scope="module")
 def base_url(module_db: str) -> Iterator[str]:
     settings = ApiSettings(
-        job_workers=0, ai_time=0.5, graph_time=2.0, password_cost="CHEAPEST", secret="graph test secret"
+        job_workers=0,
+        graph_workers=1,
+        ai_time=0.5,
+        graph_time=2.0,
+        password_cost="CHEAPEST",
+        secret="graph test secret",
     )
     with serving(create_app(module_db, settings)) as url:
         yield url

@@ -36,7 +36,9 @@ THROWN = 2
 
 @pytest.fixture
 def client(web_db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(web_db, ApiSettings(ai_time=0.5, job_workers=0, graph_time=2.0))) as client:
+    with TestClient(
+        create_app(web_db, ApiSettings(ai_time=0.5, job_workers=0, graph_workers=1, graph_time=2.0))
+    ) as client:
         yield client
 
 
@@ -162,7 +164,7 @@ def test_a_position_is_judged_exactly_where_the_search_or_solver_proves_it(
 
 def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db: str) -> None:
     store = GameStore(web_db)
-    settings = ApiSettings(job_workers=0, graph_workers=0)
+    settings = ApiSettings(job_workers=0)
     with TestClient(create_app(web_db, settings)) as client:
         game = play(client, HERMIT_4)
     queue = GraphQueue(store, lease=60.0)

@@ -102,9 +102,9 @@ class ApiSettings:
     """The key that signs session cookies (None: one made once and kept in the store)."""
     password_cost: str = "RFC_9106_LOW_MEMORY"
     """The ``argon2.profiles`` parameters of new password hashes (the tests use ``CHEAPEST``)."""
-    graph_workers: int = 1
+    graph_workers: int = 0
     """Evaluation graphs of finished games made in this process at once (``web/graphs.py``): 0
-    or 1; with 0 the graphs wait for a process that makes them."""
+    or 1 (``bordspel serve``: 1); with 0 the graphs wait for a process that makes them."""
     graph_time: float = GRAPH_TIME
     """Seconds of analysis per position of a graph."""
     max_queued_jobs: int | None = None
