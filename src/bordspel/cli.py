@@ -283,6 +283,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = ApiSettings(
         ai_time=args.ai_time,
         job_workers=args.job_workers,
+        graph_workers=1,
         job_lease=args.lease,
         games_per_minute=args.games_per_minute or None,
         signups_per_hour=args.signups_per_hour or None,

@@ -27,7 +27,9 @@ from bordspel.web import actions
 from bordspel.web.accounts import COOKIE, Account, Accounts, Limits, server_secret
 from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, analyse_position, deadline_for
 from bordspel.web.clocks import TimeControl
+from bordspel.web.deepening import deepening
 from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
+from bordspel.web.graphs import GRAPH_TIME, GraphQueue, GraphRunner, queue_graph
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
 from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.notices import NoticeReader, notice_keys
@@ -100,6 +102,11 @@ class ApiSettings:
     """The key that signs session cookies (None: one made once and kept in the store)."""
     password_cost: str = "RFC_9106_LOW_MEMORY"
     """The ``argon2.profiles`` parameters of new password hashes (the tests use ``CHEAPEST``)."""
+    graph_workers: int = 0
+    """Evaluation graphs of finished games made in this process at once (``web/graphs.py``): 0
+    or 1 (``bordspel serve``: 1); with 0 the graphs wait for a process that makes them."""
+    graph_time: float = GRAPH_TIME
+    """Seconds of analysis per position of a graph."""
     max_queued_jobs: int | None = None
     """The computer's moves that may wait for a worker, in the whole store; a new game or a move
     that would owe one more is refused with 503 (None: ``QUEUED_PER_WORKER`` for each of this
@@ -121,18 +128,26 @@ class PerAddress:
     @contextmanager
     def held(self, address: str) -> Iterator[None]:
         """Count one more of ``address``'s requests while the block runs, or refuse it."""
+        self.take(address)
+        try:
+            yield
+        finally:
+            self.give_back(address)
+
+    def take(self, address: str) -> None:
+        """Count one more of ``address``'s requests (``give_back`` when it ends), or refuse it."""
         if self._running[address] >= self.limit:
             raise TooMany(
                 f"your address has {self.limit} {self.what} in progress: wait for them before asking more",
                 retry_after=10,
             )
         self._running[address] += 1
-        try:
-            yield
-        finally:
-            self._running[address] -= 1
-            if self._running[address] <= 0:
-                del self._running[address]
+
+    def give_back(self, address: str) -> None:
+        """One of ``address``'s requests has ended."""
+        self._running[address] -= 1
+        if self._running[address] <= 0:
+            del self._running[address]
 
 
 def game_id(request: Request) -> str:
@@ -192,6 +207,7 @@ class Api:
             store, settings.secret or server_secret(store), limits, settings.password_cost
         )
         keep_results(store)
+        store.on_end.append(queue_graph)
         self.hints = AIPool(1, deadline_for(settings.ai_time), max_waiting=8)
         """Hints have a worker of their own: an owed move never waits behind them."""
         self.analyses = SharedTasks()
@@ -204,6 +220,13 @@ class Api:
         self.jobs = JobQueue(store, settings.job_lease)
         self.runner = self._runner() if settings.job_workers else None
         """The workers of this process, if it has any (the app starts and stops them)."""
+        self.graphs = GraphQueue(store, settings.job_lease)
+        self.grapher = (
+            GraphRunner(store, settings.graph_time, lease=settings.job_lease, supervisor=self.supervisor)
+            if settings.graph_workers
+            else None
+        )
+        """The graph worker of this process, if it has one (the app starts and stops it)."""
         self.streams = StreamSlots(settings.streams_per_client, settings.streams_total)
         self.lobby = Lobby(
             store, settings.challenge_lifetime, settings.challenges_per_address, settings.games_per_minute
@@ -484,6 +507,13 @@ class Api:
             self.streams.held(client, stream), media_type="text/event-stream", headers=headers
         )
 
+    async def graph(self, request: Request) -> Response:
+        """``GET /api/games/{id}/graph``: the finished game's evaluation graph (``web/graphs.py``),
+        or its ``status`` while it waits (``none``: the game goes on, or it has no graph)."""
+        key = game_id(request)
+        await run_in_threadpool(self.store.version, key)  # NotFound for a game that is not there
+        return JSONResponse(await run_in_threadpool(self.graphs.view, key))
+
     # -- the analysis board ----------------------------------------------------------------------
     async def board(self, request: Request) -> Response:
         """``GET /api/board?game=G[&position=P][&move=M]``: a position (the start without one), after
@@ -498,22 +528,38 @@ class Api:
         The hint worker does it within the server's budget, after the seated players' hints that
         wait; one analysis per position and count, and ``board_analyses_per_address`` at once
         from one address (429 past it)."""
-        game, position = _query(request, "game"), _query(request, "position")
-        text = _query(request, "lines", "3")
-        if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
-            raise BadRequest(f"'lines' is a number of lines from 1 to {MAX_LINES}")
-        lines = int(text)
-        view = await run_in_threadpool(board_view, game, position)  # checks the game and position
-        if view["outcome"] is not None:
-            raise Conflict("the game is over in this position: there is nothing to analyse")
+        game, position, lines = await _board_question(request)
         spec = budgeted_spec(game, ANALYST, self.settings.ai_time)
         with self.board_analyses.held(request.client.host if request.client else ""):
             found = await self.analyses.run(
-                (game, view["position"], lines),
-                lambda: self.hints.run(analyse_lines, game, view["position"], spec, lines, priority=BOARD),
+                (game, position, lines),
+                lambda: self.hints.run(analyse_lines, game, position, spec, lines, priority=BOARD),
                 gone=request.is_disconnected,
             )
-        return JSONResponse({"game": game, "position": view["position"], "lines": found})
+        return JSONResponse({"game": game, "position": position, "lines": found})
+
+    async def board_analysis_stream(self, request: Request) -> Response:
+        """``GET /api/board/analysis/stream?game=G&position=P&lines=N``: the best ``N`` lines of
+        the position again and again, deeper each time, as server-sent events
+        (``web/deepening.py``); it counts as one of the address's ``board_analyses_per_address``
+        for as long as it runs."""
+        game, position, lines = await _board_question(request)
+        address = request.client.host if request.client else ""
+
+        async def step(seconds: float) -> list[dict[str, Any]]:
+            spec = budgeted_spec(game, ANALYST, seconds)
+            return await self.hints.run(analyse_lines, game, position, spec, lines, priority=BOARD)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                async for text in deepening(step, self.settings.ai_time):
+                    yield text
+            finally:
+                self.board_analyses.give_back(address)
+
+        self.board_analyses.take(address)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     # -- the lobby -------------------------------------------------------------------------------
     async def post_challenge(self, request: Request) -> Response:
@@ -575,6 +621,19 @@ class Api:
             "link": link,
             "game": view,
         }
+
+
+async def _board_question(request: Request) -> tuple[str, str, int]:
+    """The game, the position (as the board writes it) and the number of lines an analysis of
+    the analysis board asks for; refused for a position where the game is over."""
+    game, position = _query(request, "game"), _query(request, "position")
+    text = _query(request, "lines", "3")
+    if not (text.isascii() and text.isdigit() and len(text) < 3 and 1 <= int(text) <= MAX_LINES):
+        raise BadRequest(f"'lines' is a number of lines from 1 to {MAX_LINES}")
+    view = await run_in_threadpool(board_view, game, position)  # checks the game and position
+    if view["outcome"] is not None:
+        raise Conflict("the game is over in this position: there is nothing to analyse")
+    return game, view["position"], int(text)
 
 
 def _query(request: Request, name: str, default: str | None = None) -> str:

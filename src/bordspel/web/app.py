@@ -225,7 +225,11 @@ def create_app(
         keeping_time = asyncio.create_task(api.keep_time())
         if api.runner:
             api.runner.start()
+        if api.grapher:
+            api.grapher.start()
         yield
+        if api.grapher:
+            await api.grapher.close()
         if api.runner:
             await api.runner.close(api.settings.shutdown_grace)
         for task in (listener, keeping_time):
@@ -268,11 +272,13 @@ def create_app(
         _get("/api/games/{id}/chat/events", chat.events),
         _get("/api/games/{id}/events", api.events),
         _get("/api/games/{id}/analysis", api.analysis),
+        _get("/api/games/{id}/graph", api.graph),
         _get("/api/board", api.board),
         _get("/api/board/analysis", api.board_analysis),
         _get("/api/puzzles/next", puzzles.next),
         _get("/api/puzzles/{id}", puzzles.show),
         _post("/api/puzzles/{id}/moves", puzzles.move),
+        _get("/api/board/analysis/stream", api.board_analysis_stream),
         _get("/api/lobby", api.show_lobby),
         _get("/api/lobby/events", api.lobby_events),
         _get("/api/notices", api.notices),

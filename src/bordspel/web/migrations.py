@@ -198,6 +198,19 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             PRIMARY KEY (account_id, puzzle_id)
         )""",
     ),
+    (  # 10: each finished game's evaluation graph, made by a job after the game (bordspel.web.graphs):
+        # waiting (leased to a worker while it runs), done (the graph as JSON) or failed
+        """CREATE TABLE game_graphs (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            status TEXT NOT NULL,
+            graph TEXT,
+            created {float} NOT NULL,
+            lease_until {float} NOT NULL DEFAULT 0,
+            worker TEXT NOT NULL DEFAULT '',
+            attempts INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX game_graphs_waiting ON game_graphs (status, lease_until, created)",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

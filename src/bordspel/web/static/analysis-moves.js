@@ -1,7 +1,9 @@
 // The analysis board opened from a game (/analysis#...&from=<game id>): that game's players and
 // moves beside the board, numbered as in its record; a click on a move sets up the position after
 // it on the board (the page's "bordspel:set-up" event), and the move whose position the board
-// shows is marked. The game is read as a spectator reads it: no token is needed.
+// shows is marked. The game is read as a spectator reads it: no token is needed. Other scripts
+// (analysis-graph.js) hear of the game ("bordspel:game", with its players' names) and of the
+// move shown ("bordspel:shown-ply"), and ask for a move's position ("bordspel:ply").
 "use strict";
 
 (() => {
@@ -25,8 +27,10 @@
     }
     positions.set(game.ply, game.position);
     document.addEventListener("bordspel:board", (event) => mark(event.detail.position));
+    document.addEventListener("bordspel:ply", (event) => setUp(event.detail.ply));
     bordspel.onLanguage.push(show);
     show();
+    document.dispatchEvent(new CustomEvent("bordspel:game", { detail: { game, names: () => game.seats.map(name) } }));
     mark(new URLSearchParams(location.hash.slice(1)).get("position"));
   }
 
@@ -71,6 +75,7 @@
     for (const item of document.querySelectorAll("#game-move-list li")) {
       item.classList.toggle("current", Number(item.dataset.ply) === shown);
     }
+    document.dispatchEvent(new CustomEvent("bordspel:shown-ply", { detail: { ply: shown } }));
   }
 
   start();

@@ -51,6 +51,7 @@ const bordspel = (() => {
       analysis: "analysis board", analyse: "Analyse", engine: "Engine", position_editor: "Position",
       position_text: "Position (as text; edit it to set one up)", set_up: "Set up", start_position: "Start position",
       analysis_note: "Moves played here change no game.", take_back: "Take back",
+      depth_going: "Depth {depth}, looking deeper…", depth_done: "Depth {depth}: the search has finished.",
       exact_win: "{name} can force a win.", exact_loss: "{name} loses against best play.", exact_draw: "A draw with best play.",
       score_for: "{score} for {name} (looking {depth} moves ahead)",
       lobby: "Lobby", puzzles: "Puzzles", open_challenges: "Open challenges", open_challenges_text: "Accept one to play at once, or post your own below.",
@@ -102,6 +103,7 @@ const bordspel = (() => {
       analysis: "analysebord", analyse: "Analyseren", engine: "Engine", position_editor: "Stelling",
       position_text: "Stelling (als tekst; pas hem aan om er een op te zetten)", set_up: "Opzetten", start_position: "Beginstelling",
       analysis_note: "Zetten die je hier speelt veranderen geen spel.", take_back: "Terugnemen",
+      depth_going: "Diepte {depth}, zoekt dieper…", depth_done: "Diepte {depth}: het zoeken is klaar.",
       exact_win: "{name} kan de winst afdwingen.", exact_loss: "{name} verliest tegen het beste spel.", exact_draw: "Remise met het beste spel.",
       score_for: "{score} voor {name} ({depth} zetten vooruitkijkend)",
       lobby: "Lobby", puzzles: "Puzzels", open_challenges: "Open uitdagingen", open_challenges_text: "Neem er een aan om meteen te spelen, of plaats hieronder je eigen.",
@@ -1450,12 +1452,17 @@ const bordspel = (() => {
   const BEST_LINES = 3;
 
   async function analysisPage() {
-    const meta = await api("GET", "/api/meta");
     const params = new URLSearchParams(location.hash.slice(1));
     const page = {
       analysis: true, view: null, clicks: [], mode: {}, busy: false, replay: null, touch: false, tapped: null,
-      played: [], asked: 0, lines: null, play: (text) => boardMove(page, text),
+      played: [], asked: 0, lines: null, game: null, play: (text) => boardMove(page, text),
     };
+    document.addEventListener("bordspel:game", (event) => {
+      page.game = { game: event.detail.game.game, names: event.detail.names };
+      if (page.view) showBoard(page);
+      if (page.lines) showLines(page);
+    });
+    const meta = await api("GET", "/api/meta");
     boardEvents(page);
     const games = () => $("#game-select").replaceChildren(...Object.keys(meta.games).map((name) =>
       element("option", { value: name, text: titleOf(meta, name) })));
@@ -1533,13 +1540,20 @@ const bordspel = (() => {
     if (last) loadBoard(page, last.game, last.position, null);
   }
 
+  // A seat's name on the analysis board: its player's in the game it was opened from (the
+  // "bordspel:game" event of analysis-moves.js), while it shows that game's kind, else "Player n".
+  function boardName(page, seat) {
+    const names = page.game && page.game.game === page.view.game ? page.game.names() : [];
+    return names[seat] || t("player", { n: seat + 1 });
+  }
+
   function boardStatus(page) {
     const view = page.view;
-    const name = t("player", { n: view.to_move + 1 });
+    const name = boardName(page, view.to_move);
     const status = $("#status");
     status.classList.toggle("over", Boolean(view.outcome));
     if (view.outcome) {
-      const winners = view.outcome.winners.map((seat) => t("player", { n: seat + 1 }));
+      const winners = view.outcome.winners.map((seat) => boardName(page, seat));
       status.textContent = winners.length ? t("won", { names: winners.join(t("and")), how: ending(view) }) : t("draw", { how: ending(view) });
       return;
     }
@@ -1547,37 +1561,62 @@ const bordspel = (() => {
     status.textContent = words ? `${t("to_move", { name })}: ${words}` : t("to_move", { name });
   }
 
+  // The engine's lines, deeper and deeper (server-sent events read from a fetch, so that a
+  // refusal's words can be shown); a new position stops the stream of the one before.
   async function analyseBoard(page) {
-    const asked = ++page.asked;
+    if (page.stopLines) page.stopLines.abort();
+    const stop = page.stopLines = new AbortController();
     const view = page.view;
     page.lines = null;
+    $("#depth").textContent = "";
     if (view.outcome) {
       $("#lines").replaceChildren();
       return;
     }
     $("#lines").replaceChildren(element("li", { class: "thinking", text: t("hint_thinking") }));
+    const query = new URLSearchParams({ game: view.game, position: view.position, lines: BEST_LINES });
     try {
-      const query = new URLSearchParams({ game: view.game, position: view.position, lines: BEST_LINES });
-      const found = await api("GET", `/api/board/analysis?${query}`);
-      if (asked !== page.asked) return;
-      page.lines = found.lines;
-      showLines(page);
+      const response = await fetch(`/api/board/analysis/stream?${query}`, { signal: stop.signal });
+      if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `HTTP ${response.status}`);
+      for await (const [event, data] of serverEvents(response)) {
+        if (event === "refused") throw new Error(data.error);
+        page.lines = data.lines;
+        page.depth = data;
+        showLines(page);
+      }
     } catch (error) {
-      if (asked === page.asked) $("#lines").replaceChildren(element("li", { class: "error", text: error.message }));
+      if (!stop.signal.aborted) $("#lines").replaceChildren(element("li", { class: "error", text: error.message }));
+    }
+  }
+
+  // Each event of a text/event-stream response: its name ("message" without one) and its data.
+  async function* serverEvents(response) {
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += read.value;
+      const blocks = buffer.split("\n\n");
+      buffer = blocks.pop();
+      for (const block of blocks) {
+        const fields = Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]));
+        if (fields.data) yield [fields.event || "message", JSON.parse(fields.data)];
+      }
     }
   }
 
   function showLines(page) {
+    const depth = page.depth;
+    $("#depth").textContent = t(depth.last ? "depth_done" : "depth_going", { depth: depth.depth });
     $("#lines").replaceChildren(...page.lines.map((line) => element("li", {},
       element("button", { type: "button", class: "line-move", text: line.move, onclick: () => boardMove(page, line.move) }),
-      element("span", { class: "judgement", text: lineJudgement(page.view, line) }),
+      element("span", { class: "judgement", text: lineJudgement(page, line) }),
       element("span", { class: "line", text: line.line.join(" ") }))));
   }
 
   // A line's verdict for the player to move: an exact result where a solver proved it, else the
   // search's score and depth.
-  function lineJudgement(view, line) {
-    const name = t("player", { n: view.to_move + 1 });
+  function lineJudgement(page, line) {
+    const name = boardName(page, page.view.to_move);
     if (line.result) {
       const soon = line.plies_to_end ? ` ${t("ends_in", { n: line.plies_to_end })}` : "";
       return t(`exact_${line.result}`, { name }) + soon;
