@@ -91,8 +91,12 @@ def engine_game(state: SantoriniState, rng: random.Random) -> list[tuple[Any, ..
 
 def agree(module: ModuleType, players: int, god: str, seed: int, depth: int) -> int:
     """Check perft and a random game of ``module`` against the engine from one position; the
-    number of turns in the game."""
+    number of turns in the game. Perft 1 where Hermes plays: with his hundreds of turns the
+    engine takes minutes over perft 2."""
     state = start(players, god, seed, plies=seed % 5)
+    assert state.powers is not None
+    if "hermes" in state.powers.gods:
+        depth = 1
     assert module.perft(module.spot_of(state), depth) == engine_perft(state, depth), state.to_str()
     expected = engine_game(state, random.Random(seed))
     played = module.random_outcomes(module.spot_of(state), random.Random(seed))
