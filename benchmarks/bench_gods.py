@@ -2,8 +2,10 @@
 
 For each god pair: perft from a fixed position after the setup and random games to the end,
 counted in positions (or games) per second of this process's processor time (the machine may be
-shared; the wall clock would count other jobs' time). The last column is how many times slower
-than the base game the pair is; issue 37's target is 3x.
+shared; the wall clock would count other jobs' time), each two ways: through the engine's turns
+and positions ("engine": ``legal_moves`` and ``apply``) and on the walk's packed outcomes
+(``gods_play``: ``SantoriniState.perft`` and :func:`gods_play.random_outcomes`). The last column
+is how many times slower than the base game the packed games are; issue 37's target is 3x.
 
 Run:  python benchmarks/bench_gods.py                   (the figures in docs/results.md; a few minutes)
       python benchmarks/bench_gods.py --all-gods        (every god against a player without one, perft 2)
@@ -11,6 +13,8 @@ Run:  python benchmarks/bench_gods.py                   (the figures in docs/res
                                                      --player alphabeta:compiled=0 for the pure search)
       python benchmarks/bench_gods.py --turns           (the generator alone: microseconds a position)
       python benchmarks/bench_gods.py --smoke           (a few seconds: checks that it runs)
+      python benchmarks/bench_gods.py --packed-batch 1024 (N games with random gods, a turn each in
+                                                     turn on the packed outcomes: whole turns a second)
 
 ``--depth-at S`` searches middle-game positions (both players' ``medium`` moves for ``--plies``
 plies after a random setup, the same seeds for every god) with ``hard``'s search for S seconds of
@@ -21,19 +25,20 @@ of the last finished iteration, for every god against a player without one and f
 from __future__ import annotations
 
 import argparse
+import gc
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from bordspel._native import backend
+from bordspel._native import backend, twin
 from bordspel.ai import analyse, make_player
 from bordspel.ai.search import Limit
 from bordspel.core import State, new_game
-from bordspel.games.santorini import generator
+from bordspel.games.santorini import generator, gods_play
 from bordspel.games.santorini.gods import GODS
 
+PLAY: Any = twin("santorini_gods_play", gods_play)
 PAIRS = (("apollo", "pan"), ("artemis", "minotaur"), ("hermes", "athena"), ("atlas", "demeter"))
 SETUP = ("c3d4", "b2d2")
 """Both players' placements: the position every perft starts from."""
@@ -54,35 +59,92 @@ def after_setup(gods: tuple[str, ...]) -> State:
     return state
 
 
-def random_games(gods: tuple[str, ...], games: int, seed: int) -> int:
-    """Play ``games`` random games from random placements to the end; the number of plies."""
+def random_games(gods: tuple[str, ...], games: int, seed: int, packed: bool = False) -> int:
+    """Play ``games`` random games from random placements to the end (after the setup, on the
+    packed outcomes with ``packed``); the number of plies."""
     rng = random.Random(seed)
     start = new_game("santorini", gods=list(gods)) if gods else new_game("santorini")
     plies = 0
     for _ in range(games):
-        state = start
-        while not state.is_over():
+        state: Any = start
+        while not state.is_over() and not (packed and not state.in_setup):
             state = state.apply(state.random_move(rng))
             plies += 1
+        if packed and not state.is_over():
+            plies += len(PLAY.random_outcomes(PLAY.spot_of(state), rng))
     return plies
 
 
-def measure(gods: tuple[str, ...], depth: int, games: int) -> tuple[float, float]:
-    """Perft positions a second and random games a second for one pair (or the base game)."""
+def engine_perft(state: Any, depth: int) -> int:
+    """Perft through the engine's legal turns and the positions they lead to."""
+    if depth <= 1:
+        return len(state.legal_moves()) if depth == 1 else 1
+    return sum(engine_perft(state.apply_unchecked(move), depth - 1) for move in state.legal_moves())
+
+
+def rates(work: Callable[[], int], count: int | None = None) -> float:
+    """``work``'s count (or ``count``) a processor second, from empty turn caches (what the
+    engine's caches keep alive slows every later garbage collection)."""
+    generator._turns.cache_clear()
+    generator._ways.cache_clear()
+    generator.orders.cache_clear()
+    gc.collect()
+    seconds, result = processor_seconds(work)
+    return (result if count is None else count) / seconds
+
+
+def measure(gods: tuple[str, ...], depth: int, games: int) -> tuple[float, float, float, float]:
+    """Perft positions a second and random games a second for one pair, through the engine and
+    on the packed outcomes (the base game: its compiled perft and engine games, twice)."""
     start = after_setup(gods)
-    perft_seconds, positions = processor_seconds(lambda: start.perft(depth))
-    game_seconds, _ = processor_seconds(lambda: random_games(gods, games, 1))
-    return positions / perft_seconds, games / game_seconds
+    engine = rates(lambda: engine_perft(start, depth)) if gods else rates(lambda: start.perft(depth))
+    packed = rates(lambda: start.perft(depth))
+    engine_games = rates(lambda: random_games(gods, games, 1), games)
+    packed_games = rates(lambda: random_games(gods, games, 1, packed=bool(gods)), games)
+    return engine, packed, engine_games, packed_games
 
 
 def report(pairs: list[tuple[str, ...]], depth: int, games: int) -> None:
-    base_rate, base_games = measure((), depth, games)
-    print(f"{'gods':24} {'perft/s':>12} {'games/s':>10} {'x slower (games)':>17}")
-    print(f"{'(base game)':24} {base_rate:>12,.0f} {base_games:>10,.1f} {1:>17.1f}", flush=True)
+    print(f"gods module: {generator.gods.__name__}; packed outcomes: {PLAY.__name__}")
+    header = f"{'gods':22} {'perft/s engine':>15} {'packed':>10} {'games/s engine':>15} {'packed':>8}"
+    print(f"{header} {'x slower (packed games)':>24}")
+    base = measure((), depth, games)
+    print_row("(base game)", base, base[3])
     for pair in pairs:
-        rate, per_second = measure(pair, depth, games)
-        print(f"{','.join(pair):24} {rate:>12,.0f} {per_second:>10,.1f} {base_games / per_second:>17.1f}")
-        sys.stdout.flush()
+        print_row(",".join(pair), measure(pair, depth, games), base[3])
+
+
+def print_row(name: str, figures: tuple[float, float, float, float], base_games: float) -> None:
+    engine, packed, engine_games, packed_games = figures
+    line = f"{name:22} {engine:>15,.0f} {packed:>10,.0f} {engine_games:>15,.1f} {packed_games:>8,.1f}"
+    print(f"{line} {base_games / packed_games:>24.1f}", flush=True)
+
+
+def packed_batch(envs: int, seconds: float, seed: int) -> tuple[int, float]:
+    """Whole random turns of ``envs`` games with random gods stepped in turn on the packed
+    outcomes for about ``seconds`` of processor time (a game that ends starts anew after a random
+    setup): the ceiling of a batched step on the walk before masks and observations. The turns
+    played and the processor seconds."""
+    rng = random.Random(seed)
+    games = [new_packed_game(rng) for _ in range(envs)]
+    turns, started = 0, time.process_time()
+    while time.process_time() - started < seconds:
+        for index, spot in enumerate(games):
+            found = PLAY.settled(spot)
+            if found:
+                games[index] = PLAY.child(spot, rng.choice(found))
+                turns += 1
+            else:
+                games[index] = new_packed_game(rng)
+    return turns, time.process_time() - started
+
+
+def new_packed_game(rng: random.Random) -> Any:
+    """A two-player game with random gods after a random setup, as a spot."""
+    state: Any = new_game("santorini", gods="random", seed=rng.getrandbits(32))
+    while state.in_setup:
+        state = state.apply(state.random_move(rng))
+    return PLAY.spot_of(state)
 
 
 def middle_game(gods: tuple[str, ...], seed: int, plies: int) -> State:
@@ -96,7 +158,8 @@ def middle_game(gods: tuple[str, ...], seed: int, plies: int) -> State:
         if state.is_over():
             break
         state = state.apply(player.step(state))
-    return state
+    played: State = state
+    return played
 
 
 def mean_depth(gods: tuple[str, ...], seconds: float, positions: int, plies: int, player: str) -> float:
@@ -159,7 +222,13 @@ def main() -> None:
     parser.add_argument("--player", default="hard", help="the searching player for --depth-at (default hard)")
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
     parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
+    parser.add_argument("--packed-batch", type=int, metavar="N", help="N games with random gods stepped")
+    parser.add_argument("--seconds", type=float, default=20, help="processor seconds for --packed-batch")
     args = parser.parse_args()
+    if args.packed_batch:
+        turns, seconds = packed_batch(args.packed_batch, args.seconds, 1)
+        print(f"{PLAY.__name__}: {args.packed_batch} games with random gods, {turns / seconds:,.0f} turns/s")
+        return
     if args.turns:
         report_turn_costs(list(PAIRS))
         return

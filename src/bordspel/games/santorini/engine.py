@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from bordspel._native import load
+from bordspel._native import load, twin
 from bordspel.core import (
     MAX_MOVE_TEXT,
     BadOption,
@@ -40,6 +40,7 @@ from bordspel.core import (
     square_symmetries,
 )
 from bordspel.games.santorini import generator
+from bordspel.games.santorini import gods_play as _gods_play
 from bordspel.games.santorini.board import (
     CELLS,
     DIRECTIONS,
@@ -90,6 +91,7 @@ __all__ = [
 BOX_SUPPLY = (22, 18, 14, 18)
 """Pieces in the boxed game: blocks of level 1, 2 and 3, and domes."""
 _CORE = load("santorini_core")
+_PLAY: Any = twin("santorini_gods_play", _gods_play)
 _SET = object.__setattr__
 _TRIALS = 24
 
@@ -509,6 +511,8 @@ class SantoriniState(PicturedState[SantoriniMove]):
         return sum(1 if builds < 0 else builds.bit_count() for _, _, builds in self._turns())
 
     def perft(self, depth: int) -> int:
+        if self.powers is not None and depth >= 1 and not self.in_setup and self.winners is None:
+            return int(_PLAY.perft(_PLAY.spot_of(self), depth))  # on the walk's packed outcomes
         if _CORE is None or depth < 1 or self.powers is not None:
             return super().perft(depth)
         return int(_CORE.perft(self, depth))  # the compiled module when it is built

@@ -26,8 +26,10 @@ __all__ = [
     "has_turn",
     "orders",
     "outcome_lines",
+    "outcomes_of",
     "table",
     "turn_to",
+    "walked",
 ]
 
 gods: Any = twin("santorini_gods", reference)
@@ -159,7 +161,7 @@ def outcome_lines(state: Position) -> tuple[Walk, list[tuple[tuple[int, ...], An
     """The walk of the turn, with each line it wrote: the line's actions (as numbers) and the
     outcome it leads to, as a key: the board (packed), the memos, Athena's seats and the winners."""
     walk, memos, played, found = walked(state)
-    outcome = _outcomes(state, walk, memos, played)
+    outcome = outcomes_of(state, walk, memos, played)
     return walk, [(line[0], outcome(line)) for line in found]
 
 
@@ -241,7 +243,7 @@ def _reordered(kept: tuple[Action, ...], actions: tuple[Action, ...]) -> bool:
     return actions != kept and [a.kind for a in actions] == [a.kind for a in kept]
 
 
-def _outcomes(
+def outcomes_of(
     state: Position, walk: Walk, memos: tuple[str, ...], played: list[God]
 ) -> Callable[[Record], Any]:
     """What each line of the turn leads to, as a key: the board (packed), the memos, Athena's
