@@ -10,14 +10,14 @@
   bordspel.addWords({
     en: {
       puzzles: "Puzzles", puzzle_your_move: "Your move", puzzle_play: "Play", puzzle_next: "Next puzzle",
-      puzzle_task: "Win by force: find the move.", puzzle_facts: "Quarto puzzle {id}, rated {rating}; a win in {distance} moves.",
+      puzzle_task: "Win by force: find the move.", puzzle_facts: "{game} puzzle {id}, rated {rating}; a win in {distance} moves.",
       puzzle_right: "Right. The defence answered {reply}; go on.", puzzle_solved: "Solved!",
       puzzle_wrong: "Not that one. A winning move: {moves}.", puzzle_rating: "Your puzzle rating: {rating} ({change}).",
       puzzle_rating_now: "Your puzzle rating: {rating}.", puzzle_log_in: "Log in to get a puzzle rating.",
     },
     nl: {
       puzzles: "Puzzels", puzzle_your_move: "Jouw zet", puzzle_play: "Speel", puzzle_next: "Volgende puzzel",
-      puzzle_task: "Win geforceerd: vind de zet.", puzzle_facts: "Quarto-puzzel {id}, rating {rating}; winst in {distance} zetten.",
+      puzzle_task: "Win geforceerd: vind de zet.", puzzle_facts: "{game}-puzzel {id}, rating {rating}; winst in {distance} zetten.",
       puzzle_right: "Goed. De verdediging speelde {reply}; ga door.", puzzle_solved: "Opgelost!",
       puzzle_wrong: "Die niet. Een winnende zet: {moves}.", puzzle_rating: "Je puzzelrating: {rating} ({change}).",
       puzzle_rating_now: "Je puzzelrating: {rating}.", puzzle_log_in: "Log in voor een puzzelrating.",
@@ -62,7 +62,8 @@
     puzzle = found.puzzle;
     line = [];
     say("#puzzle-task", "puzzle_task");
-    say("#puzzle-facts", "puzzle_facts", { id: puzzle.id, rating: puzzle.rating, distance: (puzzle.distance + 1) / 2 });
+    const game = puzzle.game.charAt(0).toUpperCase() + puzzle.game.slice(1);
+    say("#puzzle-facts", "puzzle_facts", { game, id: puzzle.id, rating: puzzle.rating, distance: (puzzle.distance + 1) / 2 });
     showRating(found.rating);
     $("#puzzle-play").disabled = false;
     await showPosition(puzzle.start);
