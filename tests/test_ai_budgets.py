@@ -6,6 +6,7 @@ clocks checked too rarely (seconds over), not milliseconds."""
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -13,7 +14,7 @@ import pytest
 
 from bordspel.ai import make_player
 from bordspel.ai.registry import knowledge
-from bordspel.ai.search import OutOfTime, Searcher, deadline_after
+from bordspel.ai.search import Limit, OutOfTime, Searcher, deadline_after
 from bordspel.core import State, new_game
 from bordspel.games.hermit.ai import HermitEndgame
 from bordspel.games.hermit.proof import ProofSolver
@@ -129,3 +130,26 @@ def test_a_depth_stopped_by_a_limit_keeps_the_best_move_it_searched(searched: in
     assert result.depth == 0
     assert values.index(max(values)) > 0
     assert result.move == first[values.index(max(values))]
+
+
+@pytest.mark.parametrize("was_enabled", [True, False])
+def test_a_search_pauses_the_garbage_collector_and_gives_it_back(was_enabled: bool) -> None:
+    seen: list[bool] = []
+
+    def evaluate(state: State, seat: int) -> float:
+        seen.append(gc.isenabled())
+        return 0.0
+
+    (gc.enable if was_enabled else gc.disable)()
+    try:
+        Searcher(evaluate, max_depth=2).run(opened("quarto", 4, seed=3))
+        assert seen and not any(seen)
+        assert gc.isenabled() is was_enabled
+    finally:
+        gc.enable()
+
+
+def test_an_analysis_stopped_by_its_clock_gives_the_collector_back() -> None:
+    player = make_player("hard", "santorini", seed=1)
+    player.analyse(opened("santorini", 6, seed=2), Limit(time=0.05))
+    assert gc.isenabled()

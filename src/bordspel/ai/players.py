@@ -328,7 +328,8 @@ class AlphaBetaPlayer(_Solving):
     def analyse(self, state: State, limit: Limit | None = None) -> SearchResult:
         """The best move in ``state`` with its score, depth, nodes, principal variation and time."""
         started = time.perf_counter()
-        result = last(self.analysis(state, limit))
+        with search.collector_paused():
+            result = last(self.analysis(state, limit))
         result.seconds = time.perf_counter() - started
         self.last = result
         return result
@@ -341,7 +342,8 @@ class AlphaBetaPlayer(_Solving):
         root_moves: Sequence[Any] | None = None,
     ) -> list[SearchResult]:
         """The best ``multipv`` moves, best first (see :meth:`Analyser.analyse_lines`)."""
-        return final_lines(self.analysis(state, limit, multipv, root_moves))
+        with search.collector_paused():
+            return final_lines(self.analysis(state, limit, multipv, root_moves))
 
     def analysis(
         self,

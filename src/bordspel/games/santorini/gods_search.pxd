@@ -51,7 +51,7 @@ cdef bint _climb_threat(tuple board, int colour)
 cdef bint _power_threat(tuple board, int colour, tuple powers, long long up)
 
 
-
+@cython.no_gc  # a node refers to no other node: no cycle to collect
 cdef class Node:
     cdef public tuple key
     cdef public object outcome, winners, state
