@@ -63,6 +63,7 @@ COMPILED_TWINS = {
     "santorini_gods": "src/bordspel/games/santorini/gods",
     "santorini_gods_search": "src/bordspel/games/santorini/gods_search",
     "santorini_gods_play": "src/bordspel/games/santorini/gods_play",
+    "santorini_generator": "src/bordspel/games/santorini/generator",
 }
 """Compiled modules built from a pure-Python module (the rules' one statement), with the C types
 of its ``.pxd``: ``bordspel._native.<name>`` from ``<path>.py``."""

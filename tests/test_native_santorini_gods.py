@@ -105,3 +105,36 @@ def test_a_twin_built_from_another_source_is_not_used(
         warnings.simplefilter("always")
         assert _native.twin("santorini_gods", reference) is reference
     assert "pip install -e ." in str(caught[0].message)
+
+
+@pytest.fixture(scope="module")
+def compiled_generator() -> ModuleType:
+    module = _native.twin("santorini_generator", generator)
+    if module is generator:
+        if os.environ.get("BORDSPEL_REQUIRE_NATIVE") and os.environ.get("BORDSPEL_PURE", "") in ("", "0"):
+            pytest.fail("the compiled santorini_generator is not built (BORDSPEL_REQUIRE_NATIVE is set)")
+        pytest.skip(
+            "the compiled santorini_generator is not in use (not built, out of date, or BORDSPEL_PURE=1)"
+        )
+    return module
+
+
+def generated(module: ModuleType, state: SantoriniState) -> Any:
+    """What the search and the packed play read of ``module``: the walk's lines with their
+    outcomes, the legal turns with what they lead to, "has a turn" and the turn to each outcome."""
+    module._turns.cache_clear()
+    lines = module.outcome_lines(state)[1]
+    turns = [module.turn_to(state, outcome) for _, outcome in lines[:5]]
+    return lines, list(module.table(state).items()), module.has_turn(state), turns
+
+
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
+@pytest.mark.parametrize("god", NAMES)
+def test_the_compiled_generator_writes_the_same_lines(
+    compiled_generator: ModuleType, god: str, players: int
+) -> None:
+    found = positions(players, god, 1, seed=NAMES.index(god) * 10 + players)
+    for state in itertools.islice(found, 3):
+        assert generated(compiled_generator, state) == generated(generator, state), state.to_str()

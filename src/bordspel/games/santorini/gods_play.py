@@ -19,10 +19,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bordspel.games.santorini import generator
+from bordspel._native import twin
+from bordspel.games.santorini import generator as reference_generator
 from bordspel.games.santorini.generator import Powers
 
 __all__ = ["Spot", "child", "outcomes", "perft", "random_outcomes", "settled", "spot_of"]
+
+generator: Any = twin("santorini_generator", reference_generator)
+"""The turn generator: ``generator.py`` compiled by ``pip install .``, else itself."""
 
 
 class Spot:

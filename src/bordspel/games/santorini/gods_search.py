@@ -19,12 +19,16 @@ import time
 from typing import Any
 
 from bordspel.ai.search import EXACT, LOWER, UPPER, WIN, OutOfTime, from_table, to_table
-from bordspel.games.santorini import generator
+from bordspel._native import twin
+from bordspel.games.santorini import generator as reference_generator
 from bordspel.games.santorini.board import NEIGHBOURS, STEPS
 from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.generator import Powers
 
 __all__ = ["GodsSearch", "Node", "packed_value", "threat_powers"]
+
+generator: Any = twin("santorini_generator", reference_generator)
+"""The turn generator: ``generator.py`` compiled by ``pip install .``, else itself."""
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock."""
