@@ -24,5 +24,11 @@ SPEC = GameSpec(
     players=(2, 4),
     variants=({}, {"players": 3}, {"players": 4}, {"finite_supply": True}),
     max_length=longest_game,
-    native=("santorini_core", "santorini_gods", "santorini_gods_search", "santorini_gods_play", "santorini_generator"),
+    native=(
+        "santorini_core",
+        "santorini_gods",
+        "santorini_gods_search",
+        "santorini_gods_play",
+        "santorini_generator",
+    ),
 )

@@ -18,8 +18,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bordspel.ai.search import EXACT, LOWER, UPPER, WIN, OutOfTime, from_table, to_table
 from bordspel._native import twin
+from bordspel.ai.search import EXACT, LOWER, UPPER, WIN, OutOfTime, from_table, to_table
 from bordspel.games.santorini import generator as reference_generator
 from bordspel.games.santorini.board import NEIGHBOURS, STEPS
 from bordspel.games.santorini.engine import SantoriniState
