@@ -58,7 +58,7 @@ def turns(module: ModuleType, state: SantoriniState, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(generator, "gods", module)
     generator._turns.cache_clear()
     generator._ways.cache_clear()
-    found = (list(generator._turns(state).table.items()), list(generator._ways(state).items()))
+    found = (list(generator._turns(state, state.workers).table.items()), list(generator._ways(state).items()))
     return found, generator.has_turn(state)
 
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bordspel.core import IllegalMoveError, NotationError, canonical, new_game
+from bordspel.games.santorini import generator
 from bordspel.games.santorini.engine import SantoriniState
 from bordspel.games.santorini.generator import power_ending
 from bordspel.games.santorini.gods import GOD_TEXT, GODS, God
@@ -374,3 +375,18 @@ def test_morpheus_s_placements_commute_with_the_symmetries_and_keep_his_pieces()
     left, right = state.play("a3d3"), state.play("b3e3")
     assert canonical(left).to_str() == canonical(right).to_str()
     assert canonical(left).to_str().endswith(" gods=morpheus,pan")
+
+
+def test_a_position_with_its_workers_listed_the_other_way_has_its_own_turns() -> None:
+    """Equal positions whose workers are listed in another order are equal but not alike for the
+    generator's caches: each gets its own turn order and the positions its turns lead to, as a
+    fresh process computes them, whichever of the two was asked first (seeded games repeat)."""
+    board = "01200/00100/00000/00030/00000"
+    texts = [f"{board} workers={pair},e5d1 turn=1 players=2 gods=apollo,artemis" for pair in ("c2a4", "a4c2")]
+    first, second = (SantoriniState.from_str(text) for text in texts)
+    assert first == second
+    generator._turns.cache_clear()
+    alone = [(str(turn), second.apply(turn).to_str()) for turn in second.legal_moves()]
+    generator._turns.cache_clear()
+    first.legal_moves()
+    assert [(str(turn), second.apply(turn).to_str()) for turn in second.legal_moves()] == alone
