@@ -17,12 +17,12 @@ export async function startPage() {
       ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
   };
   labels();
-  let accountGames = [];
-  showStoredGames(meta, accountGames);
-  onLanguage.push(() => showStoredGames(meta, accountGames));
+  const home = { meta, accountGames: [] };
+  showStoredGames(home);
+  onLanguage.push(() => showStoredGames(home));
   onGames((games) => { // the live channel's latest snapshot, even one that came before /api/meta
-    accountGames = games;
-    showStoredGames(meta, accountGames);
+    home.accountGames = games;
+    showStoredGames(home);
   });
   const invited = storedGames().find((game) => game.id === new URLSearchParams(location.search).get("invite"));
   if (invited && invited.links) invite(invited);
@@ -58,7 +58,9 @@ export async function startPage() {
 
 // The games kept in this browser, after the logged-in account's games in progress that it
 // does not keep (from the live channel, notices.js), each of those marked "Your turn" when so.
-function showStoredGames(meta, accountGames) {
+// Always the account's latest games: a look-up that ends later shows them too.
+function showStoredGames(home) {
+  const { meta, accountGames } = home;
   const games = storedGames().filter((game) => meta.games[game.game]);
   const kept = new Set(games.map((game) => game.id));
   const others = accountGames.filter((game) => !kept.has(game.id) && meta.games[game.game]);
@@ -72,7 +74,7 @@ function showStoredGames(meta, accountGames) {
     const status = element("span", { class: "game-status", text: gameStatus(told.get(game.id) || keptStatus.get(game.id)) });
     return element("li", { "data-game": game.id }, element("span", { text: `${titleOf(meta, game.game)} · ${when}${seat}` }), status, open, ...links);
   }));
-  lookUpKept(meta, games.filter((game) => !told.has(game.id) && !keptStatus.has(game.id)), accountGames);
+  lookUpKept(home, games.filter((game) => !told.has(game.id) && !keptStatus.has(game.id)));
 }
 
 // A game of the account that this browser does not keep: its opponents and where it stands.
@@ -94,7 +96,7 @@ function gameStatus(game) {
 // each read once with its seat's token, the newest ten, then the list is shown again.
 const keptStatus = new Map();
 
-async function lookUpKept(meta, games, accountGames) {
+async function lookUpKept(home, games) {
   const asked = games.slice(0, 10);
   if (!asked.length) return;
   await Promise.all(asked.map(async (game) => {
@@ -105,7 +107,7 @@ async function lookUpKept(meta, games, accountGames) {
       keptStatus.set(game.id, null); // gone, or not readable: no status
     }
   }));
-  showStoredGames(meta, accountGames);
+  showStoredGames(home);
 }
 
 // A game's view (GET /api/games/<id>) as the live channel would tell it.
