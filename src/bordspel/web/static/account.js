@@ -7,6 +7,7 @@ import { storedGames } from "./kept.js";
 import { addWords, language, onLanguage, t } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const PUZZLES = "puzzles"; // the pool of the puzzle ratings
 
 const WORDS = {
   en: {
@@ -16,6 +17,7 @@ const WORDS = {
     claimed: "{n} games played in this browser are now on your profile.",
     claimed_one: "The game played in this browser is now on your profile.",
     ratings: "Ratings", no_ratings: "No rated games yet.", rating_games: "{n} rated games", rating_games_one: "{n} rated game",
+    rating_puzzles: "{n} puzzles tried", rating_puzzles_one: "{n} puzzle tried",
     provisional: "provisional", games_heading: "Games", all_games: "All games", all_results: "All results",
     played_win: "won", played_loss: "lost", played_draw: "draw", played_ongoing: "in progress", played_aborted: "aborted",
     no_games: "No games to show.", against: "against {names}", anonymous: "anonymous", rated: "rated",
@@ -31,6 +33,7 @@ const WORDS = {
     claimed: "{n} partijen uit deze browser staan nu op je profiel.",
     claimed_one: "De partij uit deze browser staat nu op je profiel.",
     ratings: "Ratings", no_ratings: "Nog geen partijen met rating.", rating_games: "{n} partijen met rating", rating_games_one: "{n} partij met rating",
+    rating_puzzles: "{n} puzzels geprobeerd", rating_puzzles_one: "{n} puzzel geprobeerd",
     provisional: "voorlopig", games_heading: "Partijen", all_games: "Alle spellen", all_results: "Alle uitslagen",
     played_win: "gewonnen", played_loss: "verloren", played_draw: "gelijkspel", played_ongoing: "bezig", played_aborted: "afgebroken",
     no_games: "Geen partijen om te tonen.", against: "tegen {names}", anonymous: "anoniem", rated: "met rating",
@@ -159,8 +162,10 @@ async function playerPage() {
 }
 
 // A pool's name in words: the game's title, then each part of the pool's name in the page's
-// language when the page knows it (a pool "game-small" reads "Game, up to 5x5").
+// language when the page knows it (a pool "game-small" reads "Game, up to 5x5"); the puzzles'
+// pool (bordspel.web.puzzles) is "Puzzles".
 function poolName(pool, title) {
+  if (pool === PUZZLES) return t("puzzles");
   const [game, ...rest] = pool.split("-");
   const word = (part) => (t(`pool_${part}`) === `pool_${part}` ? part : t(`pool_${part}`));
   return [title(game), ...rest.map(word)].join(", ");
@@ -172,7 +177,7 @@ function showRatings(profile, title) {
   $("#ratings").replaceChildren(...pools.map(([pool, rating]) => element("li", { "data-pool": pool },
     element("span", { class: "pool", text: poolName(pool, title) }),
     element("strong", { class: "rating", text: `${rating.rating}${rating.provisional ? "?" : ""}` }),
-    element("span", { class: "muted", text: t("rating_games", { n: rating.games }) + (rating.provisional ? ` · ${t("provisional")}` : "") }),
+    element("span", { class: "muted", text: t(pool === PUZZLES ? "rating_puzzles" : "rating_games", { n: rating.games }) + (rating.provisional ? ` · ${t("provisional")}` : "") }),
     chart(rating.history))));
 }
 
