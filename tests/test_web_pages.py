@@ -56,3 +56,10 @@ def test_pages_are_served_with_their_status(client: TestClient) -> None:
     gone = client.get("/games/nothing", headers={"accept": "text/html"})
     assert gone.status_code == 404 and 'data-page="missing"' in gone.text
     assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_the_game_pages_buttons_wait_for_the_game() -> None:
+    """Replay, takeback, resign and hint act on the game's view: disabled until the page has read it."""
+    game = render("game")
+    for button in ("first", "previous", "next", "last", "undo", "resign", "hint-button"):
+        assert re.search(rf'<button id="{button}"[^>]* disabled[ >]', game), button

@@ -91,7 +91,7 @@ function matching(page) {
 }
 
 // The move the clicks so far make, if any: played at once unless a longer move goes on from it.
-export function finished(page) {
+function finished(page) {
   const count = page.clicks.length;
   return count ? matching(page).find(({ path }) => path.length === count) : undefined;
 }
@@ -187,7 +187,7 @@ function click(page, event) {
 
 // One more click (a square, a piece or a button); a whole turn that cannot go on is sent, unless
 // its move parts ask for a confirmation (End turn).
-export function advance(page, token) {
+function advance(page, token) {
   if (page.busy || !page.view) return;
   page.tapped = null;
   const next = new Set(matching(page).map(({ path }) => path[page.clicks.length]));
