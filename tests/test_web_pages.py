@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bordspel.web.app import create_app
-from bordspel.web.pages import PAGES, render
+from bordspel.web.pages import PAGES, modules, render
 
 STATIC = Path(__file__).parents[1] / "src/bordspel/web/static"
 
@@ -63,3 +63,13 @@ def test_the_game_pages_buttons_wait_for_the_game() -> None:
     game = render("game")
     for button in ("first", "previous", "next", "last", "undo", "resign", "hint-button"):
         assert re.search(rf'<button id="{button}"[^>]* disabled[ >]', game), button
+
+
+def test_each_page_runs_its_own_modules_and_names_their_imports_in_its_head() -> None:
+    start, game = render("start"), render("game")
+    assert '<script type="module" src="/static/start.js">' in start and "/static/game.js" not in start
+    assert '<script type="module" src="/static/game.js">' in game and "/static/start.js" not in game
+    assert '<link rel="modulepreload" href="/static/board.js">' in game  # imported by game.js
+    assert '<link rel="modulepreload" href="/static/links.js">' in render("analysis")
+    for name, page in PAGES.items():
+        assert len(modules(page)) == len(set(modules(page))), name

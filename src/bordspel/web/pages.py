@@ -9,15 +9,18 @@ links and the page's own scripts (ES modules from ``static/``). The standard lib
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from string import Template
 from textwrap import indent
 
-__all__ = ["PAGES", "Page", "render"]
+__all__ = ["PAGES", "Page", "modules", "render"]
 
 FOLDER = Path(__file__).parent / "pages"
+STATIC = Path(__file__).parent / "static"
+IMPORT = re.compile(r'^import .* from "\./([\w-]+\.js)";$', re.M)
 SHARED_SCRIPTS = ("app.js", "account.js", "notices.js")
 
 TAGLINE = '<span class="games" data-i18n="tagline">board games to play and to learn</span>'
@@ -41,23 +44,25 @@ class Page:
     title_key: str | None = None  # the words of a fixed title, translated by the page
     heading: tuple[str, ...] = ()  # the header's parts after the brand
     links: tuple[str, ...] = ("lobby", "puzzles")  # the site's pages linked from the header
-    scripts: tuple[str, ...] = ()  # modules after the shared ones
+    scripts: tuple[str, ...] = ()  # the page's own modules, run after the shared ones
 
 
 PAGES = {
     page.name: page
     for page in (
-        Page("start", "bordspel — new game", "new_game", (TAGLINE,)),
-        Page("game", "bordspel", None, (TITLE, RULES_LINK), scripts=("chat.js",)),
-        Page("rules", "bordspel — rules", None, (RULES_TITLE,), ("lobby",)),
-        Page("lobby", "bordspel — lobby", "lobby", links=("start", "lobby", "puzzles")),
+        Page("start", "bordspel — new game", "new_game", (TAGLINE,), scripts=("start.js",)),
+        Page("game", "bordspel", None, (TITLE, RULES_LINK), scripts=("game.js", "chat.js")),
+        Page("rules", "bordspel — rules", None, (RULES_TITLE,), ("lobby",), ("rules.js",)),
+        Page(
+            "lobby", "bordspel — lobby", "lobby", links=("start", "lobby", "puzzles"), scripts=("lobby.js",)
+        ),
         Page(
             "analysis",
             "bordspel — analysis board",
             "analysis",
             (TITLE,),
             ("start", "lobby"),
-            ("analysis-players.js", "analysis-graph.js", "analysis-moves.js"),
+            ("analysis.js", "analysis-players.js", "analysis-graph.js", "analysis-moves.js"),
         ),
         Page("player", "bordspel — player", None, (TAGLINE,)),
         Page("puzzles", "bordspel — puzzles", "puzzles", scripts=("puzzles.js",)),
@@ -77,11 +82,27 @@ def render(name: str) -> str:
         heading="\n    ".join(page.heading),
         nav=_nav(page),
         main=indent((FOLDER / f"{page.name}.html").read_text(encoding="utf-8"), "  "),
+        preload="".join(
+            f'\n  <link rel="modulepreload" href="/static/{module}">' for module in modules(page)
+        ),
         scripts="".join(
             f'  <script type="module" src="/static/{script}"></script>\n'
             for script in (*SHARED_SCRIPTS, *page.scripts)
         ).rstrip("\n"),
     )
+
+
+def modules(page: Page) -> list[str]:
+    """Every module the page runs, its scripts' imports too: named in the head, so that the
+    browser fetches them all at once rather than one level of imports after another."""
+    found: list[str] = []
+    waiting = [*SHARED_SCRIPTS, *page.scripts]
+    while waiting:
+        module = waiting.pop(0)
+        if module not in found:
+            found.append(module)
+            waiting.extend(IMPORT.findall((STATIC / module).read_text(encoding="utf-8")))
+    return found
 
 
 def _body(page: Page) -> str:

@@ -4,19 +4,15 @@
 import { drawBoard, fitBoard } from "./board.js";
 import { boardEvents, highlight, prompt, toolbar } from "./clicks.js";
 import { $, api, element } from "./dom.js";
+import { analysisLink } from "./links.js";
 import { ending } from "./seats.js";
 import { language, onLanguage, t, titleOf } from "./words.js";
-
-// The analysis board's address: the game, the position and, opened from a game, that game's id
-// (its moves are listed beside the board: analysis-moves.js).
-export const analysisLink = (game, position, from) => `/analysis#game=${encodeURIComponent(game)}&position=${encodeURIComponent(position)}`
-  + (from ? `&from=${encodeURIComponent(from)}` : "");
 
 const BEST_LINES = 3;
 
 // The board set up from the address (a game and a position), the position editor, moves played
 // freely and taken back.
-export async function analysisPage() {
+async function analysisPage() {
   const params = new URLSearchParams(location.hash.slice(1));
   const page = {
     view: null, clicks: [], mode: {}, busy: false, replay: null, touch: false, tapped: null,
@@ -196,3 +192,5 @@ function lineJudgement(page, line) {
   const score = `${line.score > 0 ? "+" : ""}${Math.round(line.score * 10) / 10}`;
   return t("score_for", { score, name, depth: line.depth });
 }
+
+analysisPage();

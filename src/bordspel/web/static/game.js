@@ -3,19 +3,19 @@
 // The seat's secret is in the URL fragment (#seat=...), which the browser never sends to the
 // server; the page sends it as a bearer token. Without one the page is a spectator's.
 
-import { analysisLink } from "./analysis.js";
 import { animateArrival, drawBoard, fitBoard } from "./board.js";
 import { boardEvents, highlight, prompt, toolbar } from "./clicks.js";
 import { tickClocks } from "./clock.js";
 import { $, api, element } from "./dom.js";
 import { askHint, showHint } from "./hint.js";
 import { remember, storedGames } from "./kept.js";
+import { analysisLink } from "./links.js";
 import { replayPly, replayTo, showReplay } from "./replay.js";
 import { ending, player, playing, role, seatLine, seatName, signed } from "./seats.js";
 import { language, onLanguage, t } from "./words.js";
 
 // The page's state (its view, clicks, replay, hint, error) and its events.
-export function gamePage() {
+function gamePage() {
   const id = location.pathname.split("/").pop();
   const token = new URLSearchParams(location.hash.slice(1)).get("seat");
   const page = {
@@ -321,3 +321,5 @@ function keyboard(page, event) {
   }
   event.preventDefault();
 }
+
+gamePage();

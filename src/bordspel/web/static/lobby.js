@@ -8,7 +8,7 @@ import { forgetChallenge, keepChallenge, keptChallenges, remember } from "./kept
 import { onLanguage, t, titleOf } from "./words.js";
 
 // The form, the live list (server-sent events say when it changed; polled slowly besides).
-export async function lobbyPage() {
+async function lobbyPage() {
   const meta = await api("GET", "/api/meta");
   const lobby = { meta, data: { challenges: [], games: [] } };
   let chosen = Object.keys(meta.games)[0];
@@ -162,3 +162,5 @@ async function cancelChallenge(lobby, kept) {
   }
   await loadLobby(lobby);
 }
+
+lobbyPage();

@@ -6,7 +6,7 @@ import { language, onLanguage, translatePage } from "./words.js";
 const GAME_ADDRESS = /^\/games\/[\w-]+(#seat=[\w-]+)?$/; // a game page of this site, nothing else
 
 // The rules in the page's language, with their pictures; "Back to the game" when opened from one.
-export async function rulesPage() {
+async function rulesPage() {
   const game = location.pathname.split("/").pop();
   const rules = await api("GET", `/api/rules/${game}`);
   $("#play-this").href = `/?game=${encodeURIComponent(game)}`;
@@ -35,3 +35,5 @@ export async function rulesPage() {
   draw();
   onLanguage.push(draw);
 }
+
+rulesPage();

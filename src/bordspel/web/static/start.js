@@ -8,7 +8,7 @@ import { remember, storedGames } from "./kept.js";
 import { onGames } from "./notices.js";
 import { language, onLanguage, t, titleOf } from "./words.js";
 
-export async function startPage() {
+async function startPage() {
   const meta = await api("GET", "/api/meta");
   const names = Object.keys(meta.games);
   const labels = () => {
@@ -139,3 +139,4 @@ function invite(created) {
   history.replaceState(null, "", `/?invite=${encodeURIComponent(created.id)}`); // a reload shows them again
 }
 
+startPage();
