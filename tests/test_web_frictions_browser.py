@@ -1,17 +1,19 @@
 """In a real browser, the small frictions of issue 39: the Player 2 menu shows its whole text, the
 logo and a player's name are tap targets of 44 px, the rules page links to the lobby and opens in
 a tab of its own while a clock runs, the move list is numbered as the record, the lobby says who
-has which god and who plays a game in progress, "Your games" says where each game stands, a
-rematch can be declined, and a phone's prompt says "tap"."""
+has which god and who plays a game in progress, "Your games" says where each game stands (whatever
+answers first: the live channel, /api/meta or a kept game's look-up), a rematch can be declined,
+and a phone's prompt says "tap"."""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import APIRequestContext, Browser, expect
+from playwright.sync_api import APIRequestContext, Browser, Route, expect
 
 from bordspel.web.app import ApiSettings, create_app
 from tests.live import serving
@@ -117,6 +119,35 @@ def test_lobby_names_gods_and_players_and_your_games_say_where_games_stand(
     expect(opponent).to_be_visible()
     box = opponent.bounding_box()
     assert box and box["height"] >= 44  # a phone's tap target
+
+
+@pytest.mark.slow
+def test_your_games_hear_the_live_channel_whatever_answers_first(browser: Browser, base_url: str) -> None:
+    """The channel's snapshot comes before /api/meta and during the look-up of a kept game: the
+    start page still lists the account's games that this browser does not keep."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    made(page.request, f"{base_url}/api/account", {"username": "wim", "password": "correct horse"})
+    kept, told = (
+        made(page.request, f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "easy"]})
+        for _ in range(2)
+    )
+    page.goto(f"{base_url}{kept['links']['seats'][0]}")  # kept in this browser; the other is not
+    expect(page.locator("#board .target").first).to_be_visible()
+
+    def late(route: Route) -> None:
+        time.sleep(1)  # the snapshot arrives meanwhile
+        route.continue_()
+
+    page.route("**/api/meta", late)
+    page.route(f"**/api/games/{kept['id']}", late)
+    page.goto(f"{base_url}/")
+    expect(page.locator(f'#your-games-list [data-game="{kept["id"]}"] .game-status')).to_have_text(
+        "Your turn"
+    )
+    expect(page.locator(f'#your-games-list [data-game="{told["id"]}"]')).to_contain_text("Your turn")
+    page.wait_for_timeout(500)  # the look-up's answer has been shown: the account's game stays
+    expect(page.locator(f'#your-games-list [data-game="{told["id"]}"]')).to_contain_text("Your turn")
+    page.context.close()
 
 
 @pytest.mark.slow

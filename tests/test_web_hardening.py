@@ -22,6 +22,7 @@ from bordspel.core import available_games
 from bordspel.record import Game
 from bordspel.web.ai_pool import AIPool, AITimeout, SharedTasks
 from bordspel.web.app import ApiSettings, create_app
+from bordspel.web.pages import PAGES, render
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.security import Guard, GuardSettings
 from bordspel.web.store import LATEST, GameStore
@@ -132,9 +133,8 @@ def test_every_answer_has_the_security_headers_and_pages_no_inline_script(client
             "'unsafe-inline'" not in headers["content-security-policy"].split("script-src")[1].split(";")[0]
         )
         assert headers["x-content-type-options"] == "nosniff"
-    for page in ("index.html", "game.html", "404.html"):
-        text = (Path(__file__).parents[1] / "src/bordspel/web/static" / page).read_text()
-        assert "<script>" not in text
+    for name in PAGES:
+        assert "<script>" not in render(name)
 
 
 @pytest.mark.parametrize(

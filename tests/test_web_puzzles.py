@@ -79,6 +79,19 @@ def test_a_wrong_move_fails_shows_the_right_ones_and_lowers_the_rating_once(clie
     assert again["result"] == "wrong" and again["change"] is None and again["rating"] is None
 
 
+def test_the_profile_has_the_puzzle_rating_after_each_attempt(client: TestClient) -> None:
+    carla, proof = sign_up(client, "carla"), QuartoProof()
+    failed_one, solved_one = [puzzle for puzzle in load_puzzles() if puzzle.distance == 1][:2]
+    failed = play(carla, failed_one, [], answers(proof, failed_one)[1]).json()
+    solved = play(carla, solved_one, [], answers(proof, solved_one)[0]).json()
+    assert failed["result"] == "wrong" and solved["result"] == "solved"
+    pool = client.get("/api/players/carla").json()["ratings"]["puzzles"]
+    after = [failed["rating"]["rating"], solved["rating"]["rating"]]
+    assert [point["rating"] for point in pool["history"]] == after
+    assert [point["puzzle"] for point in pool["history"]] == [failed_one.id, solved_one.id]
+    assert pool["rating"] == after[-1] and pool["games"] == 2
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [

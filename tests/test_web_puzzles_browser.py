@@ -85,4 +85,9 @@ def test_a_puzzle_solved_and_one_failed(
     page.click("button[data-lang=nl]")
     expect(page.locator("#puzzle-result")).to_contain_text("Die niet")
     page.click("button[data-lang=en]")
+    page.click(f"header a[href='/players/solver{name}']")  # the puzzle rating on the profile
+    pool = page.locator("#ratings li[data-pool=puzzles]")
+    expect(pool).to_contain_text("Puzzles")
+    expect(pool).to_contain_text("2 puzzles tried")
+    expect(pool.locator("circle")).to_have_count(2)  # the rating after each attempt
     assert not errors

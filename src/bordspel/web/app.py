@@ -1,10 +1,10 @@
 """The browser app: a Starlette application over the game store, the engines and the players.
 
-Pages (plain HTML, CSS and JavaScript from ``static/``) and a JSON API; see the README's
-"The JSON API" for the routes. A game's seats each have a secret token, sent as
-``Authorization: Bearer <token>``; the page of a seat is ``/games/<id>#seat=<token>`` (a URL
-fragment, which browsers never send to the server, so tokens stay out of logs), and
-``/games/<id>`` alone is the read-only spectator's page.
+Pages (HTML from ``bordspel.web.pages``; CSS and JavaScript modules from ``static/``) and a
+JSON API; see the README's "The JSON API" for the routes. A game's seats each have a secret
+token, sent as ``Authorization: Bearer <token>``; the page of a seat is
+``/games/<id>#seat=<token>`` (a URL fragment, which browsers never send to the server, so tokens
+stay out of logs), and ``/games/<id>`` alone is the read-only spectator's page.
 
 A seat bound to an account (``bordspel.web.accounts``) is also authorised by the account's
 session cookie.
@@ -37,7 +37,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -48,6 +48,7 @@ from bordspel.web.api import Api, ApiSettings, game_id
 from bordspel.web.chat_api import ChatApi
 from bordspel.web.fanout import listen
 from bordspel.web.metrics import STORE_WAIT, JobsCollector, Observed, exposition, forget_process
+from bordspel.web.pages import render
 from bordspel.web.puzzles_api import PuzzlesApi
 from bordspel.web.security import Guard, GuardSettings
 from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, TooMany
@@ -91,6 +92,11 @@ def _delete(path: str, handler: Handler) -> Route:
     return Route(path, _api(handler), methods=["DELETE"])
 
 
+def _page(name: str, status: int = 200) -> Response:
+    """The site's page ``name`` (``bordspel.web.pages``)."""
+    return HTMLResponse(render(name), status_code=status)
+
+
 def _wants_page(request: Request) -> bool:
     """A browser asking for a page (not the API, not a script or picture)."""
     accept = request.headers.get("accept", "")
@@ -100,7 +106,7 @@ def _wants_page(request: Request) -> bool:
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     if error.status_code == 404 and _wants_page(request):
-        return FileResponse(STATIC / "404.html", status_code=404)
+        return _page("missing", 404)
     return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
 
 
@@ -187,32 +193,32 @@ def create_app(
         return JSONResponse(info)
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return _page("start")
 
     async def page(request: Request) -> Response:
         try:
             await run_in_threadpool(store.version, game_id(request))
         except NotFound:
-            return FileResponse(STATIC / "404.html", status_code=404)
-        return FileResponse(STATIC / "game.html")
+            return _page("missing", 404)
+        return _page("game")
 
     async def rules_page(request: Request) -> Response:
         if not info["games"].get(request.path_params["game"], {}).get("rules"):
-            return FileResponse(STATIC / "404.html", status_code=404)
-        return FileResponse(STATIC / "rules.html")
+            return _page("missing", 404)
+        return _page("rules")
 
     async def lobby_page(request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html")
+        return _page("lobby")
 
     async def analysis_page(request: Request) -> Response:
-        return FileResponse(STATIC / "analysis.html")
+        return _page("analysis")
 
     async def player_page(request: Request) -> Response:
         found = await run_in_threadpool(api.accounts.find, str(request.path_params["username"]))
-        return FileResponse(STATIC / "player.html", status_code=200 if found else 404)
+        return _page("player", 200 if found else 404)
 
     async def puzzles_page(request: Request) -> Response:
-        return FileResponse(STATIC / "puzzles.html")
+        return _page("puzzles")
 
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -15,7 +15,7 @@ from typing import Any
 from bordspel.web.accounts import Account
 from bordspel.web.actions import outcome
 from bordspel.web.db import Connection
-from bordspel.web.ratings import Rating, update_ratings
+from bordspel.web.ratings import MU, PUZZLE_POOL, Rating, update_ratings
 from bordspel.web.store import GameStore, StoredGame
 
 __all__ = ["GAMES_SHOWN", "keep_results", "player_view", "record_winners", "result_of"]
@@ -43,7 +43,8 @@ def keep_results(store: GameStore) -> GameStore:
 
 def player_view(store: GameStore, account: Account) -> dict[str, Any]:
     """``username``, ``ratings`` per pool (``rating``, ``deviation``, ``games``, ``provisional``
-    and ``history``: the rating after each rated game) and ``games``, the latest first."""
+    and ``history``: the rating after each rated game, or each rated puzzle in the pool
+    ``puzzles``) and ``games``, the latest first."""
     with store.db.transaction(write=False) as db:
         return {"username": account.username, "ratings": _ratings(db, account), "games": _games(db, account)}
 
@@ -53,11 +54,22 @@ def _ratings(db: Connection, account: Account) -> dict[str, Any]:
     query = "SELECT pool, game_id, mu, created FROM rating_changes WHERE account_id = ? ORDER BY created"
     for pool, game_id, mu, created in db.execute(query, (account.id,)).fetchall():
         history[pool].append({"game": game_id, "rating": round(mu), "time": created})
+    history[PUZZLE_POOL] = _puzzle_history(db, account)
     query = "SELECT pool, mu, sigma, games FROM ratings WHERE account_id = ? ORDER BY pool"
     return {
         pool: {**Rating(mu, sigma, games).view(), "history": history[pool]}
         for pool, mu, sigma, games in db.execute(query, (account.id,)).fetchall()
     }
+
+
+def _puzzle_history(db: Connection, account: Account) -> list[dict[str, Any]]:
+    """The puzzle rating after each rated attempt: each attempt keeps its change from the one before."""
+    query = "SELECT puzzle_id, delta, created FROM puzzle_attempts WHERE account_id = ? ORDER BY created"
+    history, rating = [], MU
+    for puzzle_id, delta, created in db.execute(query, (account.id,)).fetchall():
+        rating += float(delta)
+        history.append({"puzzle": puzzle_id, "rating": round(rating), "time": created})
+    return history
 
 
 def _games(db: Connection, account: Account) -> list[dict[str, Any]]:

@@ -20,12 +20,12 @@ from typing import Any
 from bordspel.games.quarto.engine import QuartoState
 from bordspel.puzzles import Puzzle, QuartoProof, load_puzzles
 from bordspel.web.api import BadRequest
+from bordspel.web.ratings import PUZZLE_POOL as POOL
 from bordspel.web.ratings import Rating, _rating, _store, model
 from bordspel.web.store import GameStore, NotFound
 
 __all__ = ["POOL", "Attempt", "PuzzleRoom"]
 
-POOL = "puzzles"
 PUZZLE_SIGMA = 100.0
 """The puzzles' fixed ratings are taken as this sure of themselves."""
 NEAREST = 30

@@ -29,6 +29,7 @@ from bordspel.web.store import GameStore, StoredGame
 __all__ = [
     "COMPUTER_RATINGS_PART",
     "MU",
+    "PUZZLE_POOL",
     "RATING_POOL_PART",
     "SIGMA",
     "Rating",
@@ -41,6 +42,8 @@ __all__ = [
 ]
 
 MU = 1500.0
+PUZZLE_POOL = "puzzles"
+"""The pool of the puzzle ratings (``bordspel.web.puzzles``), beside the games' pools."""
 SIGMA = MU / 3
 BETA = SIGMA / 2
 TAU = MU / 300
