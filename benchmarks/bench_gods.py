@@ -201,6 +201,18 @@ def turn_costs(gods: tuple[str, ...], repeats: int = 20) -> tuple[float, float]:
     return costs[0], costs[1]
 
 
+def report_fixed_depth(depth: int, plies: int, player: str) -> None:
+    """Processor seconds for ``player`` to finish ``depth`` plies on the seed-1 middle game of
+    each pair of :data:`PAIRS` but Hermes-Athena (whose depth 3 takes minutes)."""
+    print(f"{player} to depth {depth} on the seed-1 position after {plies} plies of medium")
+    for gods in [pair for pair in PAIRS if "hermes" not in pair]:
+        state = middle_game(gods, 1, plies)
+        started = time.process_time()
+        result = analyse(player, state, Limit(depth=depth))
+        took = time.process_time() - started
+        print(f"{'-'.join(gods):24} {took:7.2f} s {result.nodes:>10,} positions", flush=True)
+
+
 def report_turn_costs(pairs: list[tuple[str, ...]]) -> None:
     print(f"gods module: {generator.gods.__name__}")
     print(f"{'gods':<22} {'legal turns (us)':>17} {'has a turn (us)':>16}")
@@ -221,6 +233,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=3, help="positions per god for --depth-at")
     parser.add_argument("--player", default="hard", help="the searching player for --depth-at (default hard)")
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
+    parser.add_argument("--fixed-depth", type=int, metavar="D", help="seconds to finish D plies, 3 pairs")
     parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
     parser.add_argument("--packed-batch", type=int, metavar="N", help="N games with random gods stepped")
     parser.add_argument("--seconds", type=float, default=20, help="processor seconds for --packed-batch")
@@ -231,6 +244,9 @@ def main() -> None:
         return
     if args.turns:
         report_turn_costs(list(PAIRS))
+        return
+    if args.fixed_depth:
+        report_fixed_depth(args.fixed_depth, args.plies, args.player)
         return
     if args.depth_at:
         report_depths(args.depth_at, args.positions, args.plies, args.player)
