@@ -85,7 +85,7 @@ def engine_perft(state: Any, depth: int) -> int:
 def rates(work: Callable[[], int], count: int | None = None) -> float:
     """``work``'s count (or ``count``) a processor second, from empty turn caches (what the
     engine's caches keep alive slows every later garbage collection)."""
-    generator._turns.cache_clear()
+    generator._turns_listed.cache_clear()
     generator._ways.cache_clear()
     generator.orders.cache_clear()
     gc.collect()
@@ -192,7 +192,7 @@ def turn_costs(gods: tuple[str, ...], repeats: int = 20) -> tuple[float, float]:
         def run(query: Callable[[Any], object] = query) -> int:
             for _ in range(repeats):
                 for position in positions:
-                    generator._turns.cache_clear()
+                    generator._turns_listed.cache_clear()
                     query(position)
             return repeats * len(positions)
 

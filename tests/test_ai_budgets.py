@@ -9,10 +9,11 @@ from __future__ import annotations
 import gc
 import random
 import time
+from typing import Any
 
 import pytest
 
-from bordspel.ai import make_player
+from bordspel.ai import make_player, players, search
 from bordspel.ai.registry import knowledge
 from bordspel.ai.search import Limit, OutOfTime, Searcher, deadline_after
 from bordspel.core import State, new_game
@@ -149,7 +150,26 @@ def test_a_search_pauses_the_garbage_collector_and_gives_it_back(was_enabled: bo
         gc.enable()
 
 
-def test_an_analysis_stopped_by_its_clock_gives_the_collector_back() -> None:
+def test_an_analysis_pauses_the_collector_and_gives_it_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    def recorded(results: Any) -> Any:
+        found = search.last(results)
+        seen.append(gc.isenabled())
+        return found
+
+    monkeypatch.setattr(players, "last", recorded)
     player = make_player("hard", "santorini", seed=1)
-    player.analyse(opened("santorini", 6, seed=2), Limit(time=0.05))
+    player.analyse(opened("santorini", 6, seed=2), Limit(nodes=2000))
+    assert seen == [False] and gc.isenabled()
+
+
+def test_searches_that_overlap_without_a_break_still_collect(monkeypatch: pytest.MonkeyPatch) -> None:
+    collected: list[int] = []
+    monkeypatch.setattr(search, "LONGEST_PAUSE", 0.0)
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(1) or 0)
+    with search.collector_paused():
+        with search.collector_paused():
+            pass
+        assert collected == [1] and not gc.isenabled()
     assert gc.isenabled()

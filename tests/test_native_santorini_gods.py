@@ -56,9 +56,9 @@ def positions(players: int, god: str, games: int, seed: int) -> Iterator[Santori
 def turns(module: ModuleType, state: SantoriniState, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The legal turns, their outcomes, every way of playing them and "has a turn", by ``module``."""
     monkeypatch.setattr(generator, "gods", module)
-    generator._turns.cache_clear()
+    generator._turns_listed.cache_clear()
     generator._ways.cache_clear()
-    found = (list(generator._turns(state, state.workers).table.items()), list(generator._ways(state).items()))
+    found = (list(generator._turns(state).table.items()), list(generator._ways(state).items()))
     return found, generator.has_turn(state)
 
 
@@ -122,7 +122,7 @@ def compiled_generator() -> ModuleType:
 def generated(module: ModuleType, state: SantoriniState) -> Any:
     """What the search and the packed play read of ``module``: the walk's lines with their
     outcomes, the legal turns with what they lead to, "has a turn" and the turn to each outcome."""
-    module._turns.cache_clear()
+    module._turns_listed.cache_clear()
     lines = module.outcome_lines(state)[1]
     turns = [module.turn_to(state, outcome) for _, outcome in lines[:5]]
     return lines, list(module.table(state).items()), module.has_turn(state), turns

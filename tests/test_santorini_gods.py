@@ -385,8 +385,8 @@ def test_a_position_with_its_workers_listed_the_other_way_has_its_own_turns() ->
     texts = [f"{board} workers={pair},e5d1 turn=1 players=2 gods=apollo,artemis" for pair in ("c2a4", "a4c2")]
     first, second = (SantoriniState.from_str(text) for text in texts)
     assert first == second
-    generator._turns.cache_clear()
+    generator._turns_listed.cache_clear()
     alone = [(str(turn), second.apply(turn).to_str()) for turn in second.legal_moves()]
-    generator._turns.cache_clear()
+    generator._turns_listed.cache_clear()
     first.legal_moves()
     assert [(str(turn), second.apply(turn).to_str()) for turn in second.legal_moves()] == alone

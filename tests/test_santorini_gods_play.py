@@ -81,7 +81,7 @@ def engine_game(state: SantoriniState, rng: random.Random) -> list[tuple[Any, ..
     before (a colour's two workers in the other order), whose turns lead to positions with the
     workers in that other order, and the order of the legal turns follows the workers'.
     """
-    generator._turns.cache_clear()
+    generator._turns_listed.cache_clear()
     played = []
     while not state.is_over():
         state = state.apply(state.random_move(rng))

@@ -79,6 +79,20 @@ def test_a_wrong_move_fails_shows_the_right_ones_and_lowers_the_rating_once(clie
     assert again["result"] == "wrong" and again["change"] is None and again["rating"] is None
 
 
+def test_a_whole_line_sent_at_once_is_not_rated(client: TestClient) -> None:
+    """The line found without an account (or anywhere) and sent with the last move: solved,
+    but not rated, since the account did not begin the puzzle from its first move."""
+    carol, puzzle, proof = sign_up(client, "carol"), first(3), QuartoProof()
+    move, _ = answers(proof, puzzle)
+    state = puzzle.state().play(move)
+    reply = proof.defence(state)
+    state = state.play(reply)
+    final = proof.winning_moves(state, proof.value(state)[1])[0]
+    solved = play(carol, puzzle, [move, reply], final).json()
+    assert solved["result"] == "solved" and solved["change"] is None and solved["rating"] is None
+    assert carol.get("/api/puzzles/next").json()["rating"]["games"] == 0
+
+
 def test_the_profile_has_the_puzzle_rating_after_each_attempt(client: TestClient) -> None:
     carla, proof = sign_up(client, "carla"), QuartoProof()
     failed_one, solved_one = [puzzle for puzzle in load_puzzles() if puzzle.distance == 1][:2]

@@ -60,11 +60,17 @@ class OutOfTime(Exception):
 
 
 class _Pauses:
-    """How many searches run with the collector paused, and whether it was on before the first."""
+    """How many searches run with the collector paused, whether it was on before the first, and
+    since when (a process whose searches overlap without a break still collects now and then)."""
 
     lock = threading.Lock()
     count = 0
     was_enabled = False
+    since = 0.0
+
+
+LONGEST_PAUSE = 60.0
+"""Seconds after which a search that ends collects once, though others still run."""
 
 
 @contextlib.contextmanager
@@ -77,7 +83,7 @@ def collector_paused() -> Iterator[None]:
     object made during it that is still there."""
     with _Pauses.lock:
         if _Pauses.count == 0:
-            _Pauses.was_enabled = gc.isenabled()
+            _Pauses.was_enabled, _Pauses.since = gc.isenabled(), time.monotonic()
             gc.disable()
         _Pauses.count += 1
     try:
@@ -87,6 +93,9 @@ def collector_paused() -> Iterator[None]:
             _Pauses.count -= 1
             if _Pauses.count == 0 and _Pauses.was_enabled:
                 gc.enable()
+            elif _Pauses.was_enabled and time.monotonic() - _Pauses.since > LONGEST_PAUSE:
+                gc.collect()
+                _Pauses.since = time.monotonic()
 
 
 @dataclass(frozen=True)

@@ -211,6 +211,15 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         )""",
         "CREATE INDEX game_graphs_waiting ON game_graphs (status, lease_until, created)",
     ),
+    (  # 11: the puzzles each account began from their first move (bordspel.web.puzzles): only
+        # such an attempt is rated, not one that sends a whole line found some other way
+        """CREATE TABLE puzzle_starts (
+            account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            puzzle_id TEXT NOT NULL,
+            created {float} NOT NULL,
+            PRIMARY KEY (account_id, puzzle_id)
+        )""",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

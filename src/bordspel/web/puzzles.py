@@ -1,10 +1,11 @@
 """Puzzles on the site (``bordspel.puzzles``): one at the player's puzzle rating, each move
 checked against the exact solver's proof, the defence answered, the first attempt rated.
 
-The attempt is stateless on the server: the page sends the line played so far with each move,
-and the server replays it (each of the player's moves must keep the forced win, each reply
-must be the server's), so a line is at most the puzzle's length and the work is bounded.
-Only an account's first attempt at a puzzle is rated, against the puzzle's fixed rating, with
+The page sends the line played so far with each move, and the server replays it (each of the
+player's moves must keep the forced win, each reply must be the server's), so a line is at most
+the puzzle's length and the work is bounded. Only an account's first attempt at a puzzle is
+rated, and only when the server saw it begin from the first move (``puzzle_starts``: a whole
+line found some other way and sent at once is not), against the puzzle's fixed rating, with
 the model of the game ratings (``bordspel.web.ratings``) in the pool ``puzzles``.
 """
 
@@ -94,6 +95,8 @@ class PuzzleRoom:
     def move(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
         """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends."""
         _check_line(puzzle, line + [move])
+        if account is not None and not line:
+            self._start(account, puzzle)
         with self.solving:
             state, distance = self._replay(puzzle, line)
             if not self.proof.keeps_win(state, move, distance):
@@ -130,12 +133,26 @@ class PuzzleRoom:
         rating, change = rated
         return Attempt(attempt.result, attempt.line, attempt.reply, attempt.solution, rating, change)
 
+    def _start(self, account: str, puzzle: Puzzle) -> None:
+        """Note that ``account`` began ``puzzle`` from its first move (an attempt it can be rated on)."""
+        with self.store.db.transaction() as db:
+            db.execute(
+                "INSERT INTO puzzle_starts (account_id, puzzle_id, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (account_id, puzzle_id) DO NOTHING",
+                (account, puzzle.id, time.time()),
+            )
+
     def _rate(self, account: str, puzzle: Puzzle, solved: bool) -> tuple[dict[str, Any], int] | None:
-        """The account's new puzzle rating and its change; None when it tried the puzzle before."""
+        """The account's new puzzle rating and its change; None when it tried the puzzle before or
+        did not begin it from its first move."""
         with self.store.db.transaction() as db:
             db.lock(f"puzzles {account}")
-            query = "SELECT 1 FROM puzzle_attempts WHERE account_id = ? AND puzzle_id = ?"
-            if db.execute(query, (account, puzzle.id)).fetchone():
+            tried = "SELECT 1 FROM puzzle_attempts WHERE account_id = ? AND puzzle_id = ?"
+            began = "SELECT 1 FROM puzzle_starts WHERE account_id = ? AND puzzle_id = ?"
+            if (
+                db.execute(tried, (account, puzzle.id)).fetchone()
+                or not db.execute(began, (account, puzzle.id)).fetchone()
+            ):
                 return None
             old = _rating(db, account, POOL)
             player = model().rating(mu=old.mu, sigma=old.sigma)

@@ -165,16 +165,18 @@ def outcome_lines(state: Position) -> tuple[Walk, list[tuple[tuple[int, ...], An
     return walk, [(line[0], outcome(line)) for line in found]
 
 
-@functools.lru_cache(maxsize=2048)
-def _turns(state: Position, listed: tuple[int, ...]) -> Turns:
+def _turns(state: Position) -> Turns:
     """The legal turns with what they lead to: of the lines with one outcome, the one of fewest
-    actions (the first generated of those).
+    actions (the first generated of those)."""
+    return _turns_listed(state, state.workers)
 
-    ``listed`` are the state's workers, in its order, a part of the cache's key: positions equal
-    but for the order a colour's two workers are listed in walk them in their own order, so
-    each has its turns in its own order and its own listing in the positions they lead to,
-    whichever was asked first (seeded games repeat from process to process)."""
-    assert listed == state.workers, "the cache is keyed by the state's own workers"
+
+@functools.lru_cache(maxsize=2048)
+def _turns_listed(state: Position, listed: tuple[int, ...]) -> Turns:
+    """:func:`_turns`, cached by the position and its workers as listed: positions equal but for
+    the order a colour's two workers are listed in walk them in their own order, so each has
+    its turns in its own order and its own listing in the positions they lead to, whichever was
+    asked first (seeded games repeat from process to process)."""
     walk, lines = outcome_lines(state)
     shortest: dict[Any, tuple[int, ...]] = {}
     for actions, key in lines:
@@ -207,7 +209,7 @@ def turn_to(state: Position, outcome: Any) -> Any:
 def _ways(state: Position) -> dict[Any, Any]:
     """Every way of playing each legal turn (its actions in the order of any line of the
     generator) with the turn it is."""
-    turns = _turns(state, state.workers)
+    turns = _turns(state)
     ways: dict[Any, Any] = {}
     for actions, key in turns.lines:
         turn, kept = turns.kept[key]
@@ -222,7 +224,7 @@ def table(state: Position) -> dict[Any, Result]:
     Turns that lead to the same position are one turn: the one of fewest actions is kept (the
     first generated of those), so Artemis's single move is not written as two moves.
     """
-    return _turns(state, state.workers).table
+    return _turns(state).table
 
 
 def canonical(state: Position, move: Any) -> Any:

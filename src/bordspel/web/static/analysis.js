@@ -145,6 +145,7 @@ async function analyseBoard(page) {
     const response = await fetch(`/api/board/analysis/stream?${query}`, { signal: stop.signal });
     if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `HTTP ${response.status}`);
     for await (const [event, data] of serverEvents(response)) {
+      if (stop.signal.aborted) return; // a read finished after the board moved on: not this position's lines
       if (event === "refused") throw new Error(data.error);
       page.lines = data.lines;
       page.depth = data;
