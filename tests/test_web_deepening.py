@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from bordspel.web.api import ANALYST
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.deepening import FIRST_STEP, step_budgets
 from bordspel.web.options import start_state
+from bordspel.web.seats import budgeted_spec
 
 STREAM = "/api/board/analysis/stream"
 
@@ -99,3 +101,11 @@ def test_a_page_that_leaves_ends_its_stream_and_frees_its_slot(tmp_path: Any) ->
             with client.stream("GET", STREAM, params=query) as stream:
                 assert stream.status_code == 200, stream.read()
                 assert json.loads(next(stream.iter_lines()).removeprefix("data: "))["last"] is False
+
+
+def test_a_deeper_step_searches_beyond_the_level_s_own_time() -> None:
+    """The stream's steps double their time past the analysing level's own (``hard``: 1 s), or
+    the later steps would repeat the same search under longer labels."""
+    own = budgeted_spec("quarto", ANALYST, 8.0)
+    deeper = budgeted_spec("quarto", ANALYST, 8.0, deeper=True)
+    assert "time=8," in deeper + "," and "time=8," not in own + ","

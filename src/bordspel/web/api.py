@@ -547,7 +547,7 @@ class Api:
         address = request.client.host if request.client else ""
 
         async def step(seconds: float) -> list[dict[str, Any]]:
-            spec = budgeted_spec(game, ANALYST, seconds)
+            spec = budgeted_spec(game, ANALYST, seconds, deeper=True)
             return await self.hints.run(analyse_lines, game, position, spec, lines, priority=BOARD)
 
         async def stream() -> AsyncIterator[str]:

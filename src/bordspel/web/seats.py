@@ -47,14 +47,15 @@ def check_seats(start: State, seats: object) -> list[str]:
     return seats
 
 
-def budgeted_spec(game: str, level: str, budget: float) -> str:
-    """The level's player specification with its time (solver and search) within ``budget`` seconds.
+def budgeted_spec(game: str, level: str, budget: float, *, deeper: bool = False) -> str:
+    """The level's player specification with its time (solver and search) within ``budget`` seconds;
+    ``deeper``: the whole budget, also beyond the level's own time (the deepening analysis).
 
     The solver (when the level has one) gets at most half the budget.
     """
     name, _, rest = offered_levels(game)[level].partition(":")
     options = dict(part.split("=", 1) for part in rest.split(",") if part)
-    time = min(float(options.get("time", budget)), budget)
+    time = budget if deeper else min(float(options.get("time", budget)), budget)
     solver = float(options.get("solver_time", time * float(options.get("solver_share", 0.5))))
     options["time"] = f"{time:g}"
     options["solver_time"] = f"{min(solver, budget / 2):g}"  # the level's share of its own time
