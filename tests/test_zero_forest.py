@@ -215,3 +215,14 @@ def test_a_seat_that_values_its_position_lost_resigns() -> None:
         (record,) = played.records
         assert played.returns[record.state.to_move] == -1.0 and record.value < -0.5
     assert resigned(-0.4, 0, settings) is None and resigned(-0.4, 1, PlaySettings()) is None
+
+
+@pytest.mark.parametrize("game", ["quarto", "tictactoe"])
+def test_a_codecs_decode_many_is_decode_one_by_one(game: str) -> None:
+    rng = random.Random(2)
+    state = new_game(game)
+    codec = codec_for(game, state)
+    while not state.is_over():
+        actions = sorted(codec.encode(state, move) for move in state.legal_moves())
+        assert codec.decode_many(state, actions) == [codec.decode(state, action) for action in actions]
+        state = state.apply(state.random_move(rng))

@@ -87,11 +87,11 @@ def observation_shape(encoder: Encoder) -> tuple[int, ...]:
 
 
 class SearchedRoots:
-    """What a search leaves at each root: the visits and mean values of its actions, the value of
-    the position for its mover, and the action Gumbel selection chose (-1 without it)."""
+    """What a search leaves at each root: the visits of its actions, the value of the position for
+    its mover, and the action Gumbel selection chose (-1 without it)."""
 
-    def __init__(self, visits: Floats, means: Floats, values: Floats, chosen: Ints) -> None:
-        self.visits, self.means, self.values, self.chosen = visits, means, values, chosen
+    def __init__(self, visits: Floats, values: Floats, chosen: Ints) -> None:
+        self.visits, self.values, self.chosen = visits, values, chosen
 
 
 class _RootView:
@@ -107,13 +107,17 @@ class _RootView:
     @property
     def visits(self) -> npt.NDArray[np.float64]:
         """The visits of the root's legal actions."""
-        found: npt.NDArray[np.float64] = self.forest.child_visits[self.game, 0, self.actions]
+        found: npt.NDArray[np.float64] = self.forest.child_visits[self.game, 0, self.actions].astype(
+            np.float64
+        )
         return found
 
     @property
     def totals(self) -> npt.NDArray[np.float64]:
         """The total values of the root's legal actions."""
-        found: npt.NDArray[np.float64] = self.forest.child_totals[self.game, 0, self.actions]
+        found: npt.NDArray[np.float64] = self.forest.child_totals[self.game, 0, self.actions].astype(
+            np.float64
+        )
         return found
 
 
@@ -137,8 +141,8 @@ class Forest:
         shape = (games, self.nodes)
         self.priors = np.zeros((*shape, actions), np.float32)
         self.legal = np.zeros((*shape, actions), np.bool_)
-        self.child_visits = np.zeros((*shape, actions), np.float64)
-        self.child_totals = np.zeros((*shape, actions), np.float64)
+        self.child_visits = np.zeros((*shape, actions), np.float32)
+        self.child_totals = np.zeros((*shape, actions), np.float32)
         self.children = np.full((*shape, actions), -1, np.int64)
         self.parent = np.zeros(shape, np.int64)
         self.action = np.zeros(shape, np.int64)
@@ -207,9 +211,7 @@ class Forest:
             )
 
     def _roots(self, games: Ints) -> SearchedRoots:
-        visits = self.child_visits[:, 0].astype(np.float32)
-        totals = self.child_totals[:, 0]
-        means = np.divide(totals, visits, out=np.zeros_like(totals), where=visits > 0).astype(np.float32)
+        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0]
         counted = visits.sum(axis=1)
         values = np.divide(totals.sum(axis=1), counted, out=np.zeros(self.games), where=counted > 0)
         chosen = np.full(self.games, -1, np.int64)
@@ -217,7 +219,7 @@ class Forest:
             halving, view = self.halvings[game], self.views[game]
             if halving is not None and view is not None:
                 chosen[game] = view.actions[halving.best(view)]
-        return SearchedRoots(visits, means, values.astype(np.float32), chosen)
+        return SearchedRoots(visits, values.astype(np.float32), chosen)
 
     # -- a simulation -----------------------------------------------------------------------------
     def _simulate(self, games: Ints, simulation: int, evaluate: Evaluator, exploration: float) -> None:
@@ -263,11 +265,10 @@ class Forest:
         """The legal action with the best PUCT score at each node (as ``Node.select``)."""
         visits = self.child_visits[games, nodes]
         totals = self.child_totals[games, nodes]
-        means = np.divide(totals, visits, out=np.zeros_like(totals), where=visits > 0)
+        means = totals / np.maximum(visits, 1.0)  # 0 where unvisited: their totals are 0
         scale = exploration * np.sqrt(np.maximum(1.0, visits.sum(axis=1, keepdims=True)))
         scores = means + scale * self.priors[games, nodes] / (1.0 + visits)
-        scores[~self.legal[games, nodes]] = -np.inf
-        best: Ints = np.argmax(scores, axis=1).astype(np.int64)
+        best: Ints = np.argmax(np.where(self.legal[games, nodes], scores, -np.inf), axis=1).astype(np.int64)
         return best
 
     def _expand(

@@ -13,6 +13,7 @@ chooses. A seat whose search values its position below ``-resign`` resigns (0: n
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from bordspel.zero.forest import BatchMaker, CopyingBatch, Forest, Leaves, obser
 from bordspel.zero.replay import Record
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
 
-__all__ = ["PlaySettings", "PlayedGame", "batch_maker", "engine_self_play", "vector_self_play"]
+__all__ = ["PlaySettings", "PlayedGame", "batch_maker", "engine_self_play", "opened", "vector_self_play"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,16 @@ def resigned(value: float, mover: int, settings: PlaySettings) -> tuple[float, .
     if settings.resign and value < -settings.resign:
         return tuple(-1.0 if seat == mover else 1.0 for seat in range(2))
     return None
+
+
+def opened(start: State, plies: int, rng: random.Random) -> State:
+    """The position after up to ``plies`` random moves from ``start``."""
+    state = start
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state = state.apply(state.random_move(rng))
+    return state
 
 
 # -- the engine's self-play (the reference) ---------------------------------------------------
@@ -196,8 +207,7 @@ def _played(start: State, encoder: Encoder, games: _Games, game: int) -> PlayedG
     for ply, action in enumerate(games.actions[game]):
         if ply in searched:
             legal, shares, value = searched[ply]
-            moves = [codec.decode(state, int(a)) for a in legal]
-            records.append(Record(state, moves, shares, value))
+            records.append(Record(state, codec.decode_many(state, legal.tolist()), shares, value))
         state = state.apply_unchecked(codec.decode(state, action))
     result = games.results[game]
     assert result is not None

@@ -40,7 +40,7 @@ from bordspel.zero.judge import Judged, read_judged
 from bordspel.zero.network import NetworkShape, ZeroNet, export_onnx, torch_evaluator
 from bordspel.zero.replay import Buffer, Record, symmetric_samples
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
-from bordspel.zero.selfplay import PlaySettings, batch_maker, engine_self_play, vector_self_play
+from bordspel.zero.selfplay import PlaySettings, batch_maker, engine_self_play, opened, vector_self_play
 
 __all__ = ["Settings", "Trainer", "move_accuracy", "pick_device", "play_matches", "train_from_arguments"]
 
@@ -127,7 +127,7 @@ def play_matches(
     settings = SearchSettings(simulations=simulations)
     rng = np.random.default_rng(seed)
     players = [make_player(opponent, start.name, seed=seed + i) for i in range(games)]
-    states = [_opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
+    states = [opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
     try:
         while True:
             ours = [i for i, s in enumerate(states) if not s.is_over() and s.to_move == i % 2]
@@ -149,16 +149,6 @@ def play_matches(
         assert outcome is not None
         points += 0.5 if outcome.is_draw else float(i % 2 in outcome.winners)
     return points / games
-
-
-def _opened(start: State, plies: int, rng: random.Random) -> State:
-    """The position after up to ``plies`` random moves from ``start``."""
-    state = start
-    for _ in range(plies):
-        if state.is_over():
-            break
-        state = state.apply(state.random_move(rng))
-    return state
 
 
 @dataclass
@@ -249,7 +239,7 @@ class Trainer:
         if make is not None:
             played = vector_self_play(self.start, make, openings, self.encoder, evaluate, play, self.rng)
         else:
-            starts = [_opened(self.start, plies, self.random) for plies in openings]
+            starts = [opened(self.start, plies, self.random) for plies in openings]
             played = engine_self_play(starts, self.encoder, evaluate, play, self.rng)
         self.progress.games += len(played)
         mix = settings.search_value
