@@ -3,15 +3,16 @@ engine's self-play (``engine_self_play``: the Python engine, a tree of ``Node`` 
 against self-play on the compiled batch with the array search (``vector_self_play``), with the
 same network and the same simulations a move.
 
-The network is the shipped Quarto network (``quarto-advanced0.onnx``) in onnxruntime on one
-thread; a second pair of rows uses a network that costs nothing (uniform priors, value 0), to
-show what the search and the games cost apart from the network. Rates are finished games per
-minute of this process's processor time (the machine is shared; the wall clock, last column,
-also counts the other jobs' time). Every game opens with 0 to 4 random plies (the trainer's
-default), then searches each move with Dirichlet noise, drawing the first 4 searched moves by
-their visits.
+The network is the game's shipped network (``quarto-advanced0.onnx``; with ``--game santorini``
+``santorini-finite_supply0-players2.onnx``) in onnxruntime on one thread; a second pair of rows
+uses a network that costs nothing (uniform priors, value 0), to show what the search and the
+games cost apart from the network. Rates are finished games per minute of this process's
+processor time (the machine is shared; the wall clock, last column, also counts the other jobs'
+time). Every game opens with 0 to 4 random plies (the trainer's default), then searches each
+move with Dirichlet noise, drawing the first 4 searched moves by their visits.
 
 Run:  python benchmarks/bench_selfplay.py          (the figures in docs/results.md; a few minutes)
+      python benchmarks/bench_selfplay.py --game santorini --seconds 120
       python benchmarks/bench_selfplay.py --smoke  (a few seconds: checks that it runs)
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 from bordspel._native import backend
 from bordspel.core import State, new_game
 from bordspel.rl.codecs import codec_for
-from bordspel.zero import DATA
+from bordspel.zero import DATA, data_name
 from bordspel.zero.player import OnnxNetwork
 from bordspel.zero.search import Encoder, Evaluator, Floats
 from bordspel.zero.selfplay import PlaySettings, batch_maker, engine_self_play, opened, vector_self_play
@@ -56,7 +57,7 @@ def engine_player(start: State, encoder: Encoder, evaluate: Evaluator, settings:
 def vector_player(start: State, encoder: Encoder, evaluate: Evaluator, settings: PlaySettings) -> Player:
     make = batch_maker(start, compiled_only=True)
     if make is None:
-        raise SystemExit("the compiled Quarto kernel is not built: pip install -e . first")
+        raise SystemExit(f"the compiled {start.name} kernel is not built: pip install -e . first")
 
     def play(openings: list[int], rng: np.random.Generator) -> int:
         return len(vector_self_play(start, make, openings, encoder, evaluate, settings, rng))
@@ -104,13 +105,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.games, args.vector_games, args.seconds, args.simulations = 4, 8, 0.1, 4
-    start = new_game("quarto")
-    encoder = Encoder(codec_for("quarto", start), start)
+    start = new_game(args.game)
+    encoder = Encoder(codec_for(args.game, start), start)
     settings = PlaySettings(simulations=args.simulations)
-    network = OnnxNetwork(DATA / "quarto-advanced0.onnx")
+    network = OnnxNetwork(DATA / f"{data_name(start)}.onnx")
     load = os.getloadavg()[0]
     print(f"Python {platform.python_version()}, {backend()}, {one_core()}, load average {load:.1f}")
-    print(f"Quarto, {args.simulations} simulations a move, {args.seconds:g} processor seconds a measurement")
+    each = f"{args.seconds:g} processor seconds a measurement"
+    print(f"{data_name(start)}, {args.simulations} simulations a move, {each}")
     print(f"{'network':9} {'self-play':8} {'at once':>8} {'games/min':>10} {'wall clock':>11} {'ratio':>7}")
     for name, evaluate in (("shipped", network.evaluate), ("free", free_network)):
         rates = []

@@ -227,3 +227,23 @@ def test_a_codecs_decode_many_is_decode_one_by_one(game: str) -> None:
         actions = sorted(codec.encode(state, move) for move in state.legal_moves())
         assert codec.decode_many(state, actions) == [codec.decode(state, action) for action in actions]
         state = state.apply(state.random_move(rng))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vector", [True, False], ids=["vector", "engine"])
+def test_a_training_round_on_quarto_stores_every_searched_position(tmp_path: Any, vector: bool) -> None:
+    pytest.importorskip("torch")
+    import io
+
+    from bordspel.progress import ProgressLine
+    from bordspel.zero.train import Settings, Trainer, pick_device
+
+    settings = Settings(
+        games=3, simulations=4, width=8, blocks=1, batch=16, opponents=(), buffer=500, augment=2, gumbel=4,
+        resign=0.99, vector=vector,
+    )  # fmt: skip
+    trainer = Trainer(new_game("quarto"), tmp_path, settings, pick_device("cpu"))
+    records = trainer.self_play(ProgressLine(io.StringIO()))
+    trainer.learn(records, ProgressLine(io.StringIO()))
+    assert trainer.progress.games == 3 and trainer.buffer.size == 2 * len(records) > 0
+    assert all(-1 <= target <= 1 for _, target in records)
