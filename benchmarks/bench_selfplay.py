@@ -95,6 +95,7 @@ def main() -> None:
     parser.add_argument(
         "--simulations", type=int, default=32, help="simulations a move (default 32, the trainer's)"
     )
+    parser.add_argument("--game", choices=["quarto", "santorini"], default="quarto", help="default quarto")
     parser.add_argument("--games", type=int, default=64, help="engine self-play's games at once (default 64)")
     parser.add_argument(
         "--vector-games", type=int, default=256, help="vector self-play's games at once (default 256)"
