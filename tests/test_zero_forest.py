@@ -19,7 +19,7 @@ from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_
 pytest.importorskip("gymnasium")
 
 from bordspel.rl.vector import PythonBatch
-from bordspel.zero.forest import BatchMaker, Forest, Leaves, observation_shape, start_positions
+from bordspel.zero.forest import BatchMaker, Forest, Positions, observation_shape, start_positions
 from bordspel.zero.selfplay import (
     PlayedGame,
     PlaySettings,
@@ -64,7 +64,7 @@ def makers(start: State) -> list[BatchMaker]:
     return [python_maker(start)] + ([compiled] if compiled is not None else [])
 
 
-def played_at_random(make: BatchMaker, count: int, start: State, plies: int, seed: int) -> Leaves:
+def played_at_random(make: BatchMaker, count: int, start: State, plies: int, seed: int) -> Positions:
     positions = start_positions(make, count, encoder_of(start), start.num_players)
     rng = np.random.default_rng(seed)
     for _ in range(plies):

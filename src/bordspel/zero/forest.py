@@ -26,7 +26,7 @@ import numpy.typing as npt
 from bordspel.rl.vector import Batch
 from bordspel.zero.search import Encoder, Evaluator, Floats, SearchSettings, SequentialHalving
 
-__all__ = ["CopyingBatch", "Forest", "Leaves", "SearchedRoots", "observation_shape", "start_positions"]
+__all__ = ["CopyingBatch", "Forest", "Positions", "SearchedRoots", "observation_shape", "start_positions"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -43,8 +43,9 @@ BatchMaker = Callable[[int], CopyingBatch]
 """``make(n)``: a batch of ``n`` games, in self-play (no opponent)."""
 
 
-class Leaves:
-    """A batch of games with the arrays its calls write: where moves are played."""
+class Positions:
+    """A batch of games with the arrays its calls write: the games of self-play, or the leaves a
+    search plays its moves in."""
 
     def __init__(
         self, make: BatchMaker, count: int, obs_shape: tuple[int, ...], actions: int, seats: int
@@ -72,9 +73,9 @@ class Leaves:
         return np.moveaxis(self.obs[rows], -1, 1).astype(np.float32)
 
 
-def start_positions(make: BatchMaker, count: int, encoder: Encoder, seats: int) -> Leaves:
+def start_positions(make: BatchMaker, count: int, encoder: Encoder, seats: int) -> Positions:
     """``count`` games at the batch's start, with their planes, masks and seats to move."""
-    positions = Leaves(make, count, observation_shape(encoder), encoder.actions, seats)
+    positions = Positions(make, count, observation_shape(encoder), encoder.actions, seats)
     positions.batch.reset(np.ones(count, np.uint8), positions.obs, positions.masks, positions.replies)
     positions.batch.seats(positions.to_move, positions.returns)
     return positions
@@ -137,7 +138,7 @@ class Forest:
         self.games, self.nodes, self.actions = games, simulations + 1, actions
         self.simulations = simulations
         self.store = make(games * self.nodes)
-        self.leaves = Leaves(make, games, obs_shape, actions, seats)
+        self.leaves = Positions(make, games, obs_shape, actions, seats)
         shape = (games, self.nodes)
         self.priors = np.zeros((*shape, actions), np.float32)
         self.legal = np.zeros((*shape, actions), np.bool_)
@@ -152,11 +153,10 @@ class Forest:
         """A finished game's result for seat 0."""
         self.halvings: list[SequentialHalving | None] = [None] * games
         self.views: list[_RootView | None] = [None] * games
-        self.rows = np.arange(games, dtype=np.int64)
 
     def search(
         self,
-        positions: Leaves,
+        positions: Positions,
         playing: Bools,
         evaluate: Evaluator,
         settings: SearchSettings,
@@ -173,7 +173,7 @@ class Forest:
     # -- the roots ----------------------------------------------------------------------------
     def _plant(
         self,
-        positions: Leaves,
+        positions: Positions,
         playing: Bools,
         evaluate: Evaluator,
         settings: SearchSettings,

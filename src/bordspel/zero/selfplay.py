@@ -22,7 +22,14 @@ import numpy.typing as npt
 
 from bordspel.core import State, game_part
 from bordspel.rl.vector import VECTOR_PART, PythonBatch
-from bordspel.zero.forest import BatchMaker, CopyingBatch, Forest, Leaves, observation_shape, start_positions
+from bordspel.zero.forest import (
+    BatchMaker,
+    CopyingBatch,
+    Forest,
+    Positions,
+    observation_shape,
+    start_positions,
+)
 from bordspel.zero.replay import Record
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
 
@@ -175,7 +182,7 @@ def vector_self_play(
 
 
 def _searched_move(
-    games: _Games, game: int, legal: npt.NDArray[np.int64], roots: Any, positions: Leaves,
+    games: _Games, game: int, legal: npt.NDArray[np.int64], roots: Any, positions: Positions,
     settings: PlaySettings, rng: np.random.Generator,
 ) -> int:  # fmt: skip
     """Record game ``game``'s searched position and choose its move (or resign)."""
@@ -190,7 +197,7 @@ def _searched_move(
 
 
 def _note_moves(
-    games: _Games, playing: npt.NDArray[np.bool_], actions: npt.NDArray[np.int64], positions: Leaves
+    games: _Games, playing: npt.NDArray[np.bool_], actions: npt.NDArray[np.int64], positions: Positions
 ) -> None:
     """Add each playing game's move and the result of those it ended."""
     for game in np.flatnonzero(playing).tolist():
