@@ -186,6 +186,10 @@ def add_train_command(game_command: Callable[[str, str], argparse.ArgumentParser
     train.add_argument("--threads", type=int, default=1, help="PyTorch's CPU threads (default 1)")
     for name, kind, text in TRAIN_SETTINGS:
         train.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=text)
+    train.add_argument(
+        "--engine-self-play", dest="vector", action="store_const", const=False, default=None,
+        help="self-play on the Python engine, not on the game's compiled batch (the reference)",
+    )  # fmt: skip
     train.set_defaults(run=cmd_train)
 
 
@@ -198,6 +202,8 @@ TRAIN_SETTINGS: list[tuple[str, Callable[[str], Any], str]] = [
     ("match_minutes", float, "minutes between matches against the opponents (default 5)"),
     ("match_opening", int, "random plies opening each pair of match games (default 2)"),
     ("seed", int, "the run's seed (default 0)"),
+    ("gumbel", int, "root moves Gumbel sequential halving considers in self-play (default 0: PUCT)"),
+    ("resign", float, "resign below this search value, negated (default 0: never)"),
 ]
 
 

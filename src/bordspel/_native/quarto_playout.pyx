@@ -297,6 +297,16 @@ cdef class Batch(VectorBatch):
         free(self.games)
         free(self.results)
 
+    def copy_games(self, Batch source, const int64_t[::1] rows, const int64_t[::1] into):
+        """Copy game ``rows[k]`` of ``source`` (a Quarto batch) into game ``into[k]`` of this one,
+        for every ``k``: its position, result, random stream and legal actions (what a tree
+        search needs to keep and restore positions; ``source`` may be this batch)."""
+        cdef int k
+        self._copy_rows(source, rows, into)
+        for k in range(rows.shape[0]):
+            self.games[into[k]] = source.games[rows[k]]
+            self.results[into[k]] = source.results[rows[k]]
+
     cdef void _start(self, int i) noexcept nogil:
         self.games[i] = self.start
         self.results[i] = -1

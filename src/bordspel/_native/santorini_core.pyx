@@ -892,6 +892,17 @@ cdef class Batch(VectorBatch):
     def __dealloc__(self):
         free(self.games)
 
+    def copy_games(self, Batch source, const int64_t[::1] rows, const int64_t[::1] into):
+        """Copy game ``rows[k]`` of ``source`` (a Santorini batch) into game ``into[k]`` of this
+        one, for every ``k``: its position, random stream and legal actions (what a tree search
+        needs to keep and restore positions; ``source`` may be this batch)."""
+        cdef int k
+        if source.planes != self.planes:
+            raise TypeError("games are copied between batches of the same number of players")
+        self._copy_rows(source, rows, into)
+        for k in range(rows.shape[0]):
+            self.games[into[k]] = source.games[rows[k]]
+
     cdef void _start(self, int i) noexcept nogil:
         self.games[i] = self.start
 

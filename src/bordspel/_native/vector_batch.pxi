@@ -103,6 +103,24 @@ cdef class VectorBatch:
                 replies[k] = -1
             self._replies(i, replies, width)
 
+    cdef int _copy_rows(self, VectorBatch source, const int64_t[::1] rows, const int64_t[::1] into) except -1:
+        """Check a copy of ``source``'s games ``rows`` into this batch's games ``into`` (see the
+        game's ``copy_games``) and copy what this part keeps of them: random stream, end, legal
+        actions."""
+        cdef int k, row, i
+        if type(source) is not type(self) or source.actions != self.actions:
+            raise TypeError("games are copied between batches of the same game")
+        if rows.shape[0] != into.shape[0]:
+            raise ValueError(f"{rows.shape[0]} rows to copy into {into.shape[0]}")
+        for k in range(rows.shape[0]):
+            if not (0 <= rows[k] < source.n and 0 <= into[k] < self.n):
+                raise IndexError(f"no game {rows[k]} to copy into game {into[k]}")
+        for k in range(rows.shape[0]):
+            row, i = rows[k], into[k]
+            self.rngs[i], self.finished[i] = source.rngs[row], source.finished[row]
+            memcpy(&self.legal[<int64_t>i * self.actions], &source.legal[<int64_t>row * self.actions], self.actions)
+        return 0
+
     cdef void _write(self, int i, int8_t[:, :, :, ::1] obs, int8_t[:, ::1] masks) noexcept nogil:
         """Game ``i``'s planes and its legal actions (none once it is over)."""
         self._observe(i, obs)

@@ -12,6 +12,7 @@ observation the empty squares of ``grid()`` and one plane per piece character (t
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,11 @@ class Codec:
     def decode(self, state: State, action: int) -> Any:
         """The move of ``action`` in ``state`` (see :meth:`checked` for its range)."""
         raise NotImplementedError
+
+    def decode_many(self, state: State, actions: Sequence[int]) -> list[Any]:
+        """The moves of several actions of ``state`` (a game's codec may do it faster than
+        :meth:`decode` one by one)."""
+        return [self.decode(state, action) for action in actions]
 
     def checked(self, state: State, action: object) -> int:
         """``action`` as an int if it is one of the actions of ``state``'s game, else BordspelError

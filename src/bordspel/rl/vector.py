@@ -35,6 +35,7 @@ vectorization_mode="sync")`` of the single environments.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -392,6 +393,24 @@ class PythonBatch:
                 if move is not None:
                     rewards[i], terminated[i] = self._play(i, move, replies)
             self._write(i, obs, masks)
+
+    def copy_games(self, source: PythonBatch, rows: Any, into: Any) -> None:
+        """Copy game ``rows[k]`` of ``source`` into game ``into[k]`` of this batch, for every
+        ``k``: its position, end, legal moves, clicks under way, random stream and opponent (the
+        reference of the compiled batches' ``copy_games``)."""
+        if len(rows) != len(into):
+            raise ValueError(f"{len(rows)} rows to copy into {len(into)}")
+        for row, i in zip(np.asarray(rows).tolist(), np.asarray(into).tolist()):
+            self.states[i], self.finished[i] = source.states[row], source.finished[row]
+            self.moves[i], self.turns[i] = source.moves[row], copy.deepcopy(source.turns[row])
+            self.opponents[i] = copy.deepcopy(source.opponents[row])
+            if source.generators:
+                self._copy_generator(source.generators[row], i)
+
+    def _copy_generator(self, generator: np.random.Generator, i: int) -> None:
+        if not self.generators:
+            self.generators = [np.random.default_rng(0) for _ in self.states]
+        self.generators[i].bit_generator.state = generator.bit_generator.state
 
     def seats(self, to_move: Any, returns: Any) -> None:
         """Each game's seat to move and its seats' results (see :class:`Batch`)."""

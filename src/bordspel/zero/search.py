@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ __all__ = [
     "Encoder",
     "Evaluator",
     "Node",
+    "RootStats",
     "SearchSettings",
     "SequentialHalving",
     "batched_search",
@@ -158,6 +159,26 @@ GUMBEL_VISIT_SCALE = 50.0
 """``c_visit`` of the Gumbel value transform (the paper's and mctx's default)."""
 
 
+class RootStats(Protocol):
+    """What Gumbel selection reads of a root: its moves' priors, visits and total values."""
+
+    @property
+    def moves(self) -> Sized:
+        """The root's moves (only their number is read)."""
+
+    @property
+    def priors(self) -> npt.NDArray[np.float64]:
+        """The moves' priors."""
+
+    @property
+    def visits(self) -> npt.NDArray[np.float64]:
+        """The moves' visits."""
+
+    @property
+    def totals(self) -> npt.NDArray[np.float64]:
+        """The moves' total values for the root's mover."""
+
+
 class SequentialHalving:
     """Gumbel root selection (Danihelka et al., "Policy improvement by planning with Gumbel",
     ICLR 2022; mctx's ``gumbel_muzero_policy``): the ``considered`` moves with the best prior
@@ -168,7 +189,7 @@ class SequentialHalving:
     simulations, where PUCT at the root barely leaves it."""
 
     def __init__(
-        self, root: Node, considered: int, simulations: int, rng: np.random.Generator, scale: float = 1.0
+        self, root: RootStats, considered: int, simulations: int, rng: np.random.Generator, scale: float = 1.0
     ) -> None:
         logits = np.log(np.maximum(root.priors, np.finfo(np.float64).tiny))
         self.scores = scale * rng.gumbel(size=len(root.moves)) + logits
@@ -179,7 +200,7 @@ class SequentialHalving:
         self.queue: list[int] = []
         self.started = False
 
-    def next(self, root: Node) -> int:
+    def next(self, root: RootStats) -> int:
         """The root move the next simulation goes through."""
         if not self.queue:
             if self.started and len(self.survivors) > 1:
@@ -189,16 +210,16 @@ class SequentialHalving:
             self.queue = [index for _ in range(each) for index in self.survivors]
         return self.queue.pop(0)
 
-    def _halve(self, root: Node) -> None:
+    def _halve(self, root: RootStats) -> None:
         ranked = sorted(self.survivors, key=lambda index: -self._score(root, index))
         self.survivors = ranked[: math.ceil(len(ranked) / 2)]
 
-    def _score(self, root: Node, index: int) -> float:
+    def _score(self, root: RootStats, index: int) -> float:
         visits = root.visits[index]
         value = (root.totals[index] / visits + 1) / 2 if visits else 0.5
         return float(self.scores[index] + (GUMBEL_VISIT_SCALE + root.visits.max()) * value)
 
-    def best(self, root: Node) -> int:
+    def best(self, root: RootStats) -> int:
         """The move to play: the survivor with the best score."""
         return max(self.survivors, key=lambda index: self._score(root, index))
 

@@ -1,9 +1,12 @@
 """Self-play training (``bordspel train GAME``): AlphaZero with batched search, a replay buffer
 with symmetric copies, checkpoints that resume, evaluation and a learning curve.
 
-Each round plays ``games`` games at once against itself, every move a batched PUCT search
-(``bordspel.zero.search``, Dirichlet noise at the root, moves drawn by visit counts for the first
-``temperature_plies`` plies, the most visited after); a game may open with a few random moves
+Each round plays ``games`` games at once against itself (``bordspel.zero.selfplay``), every move
+a batched PUCT search: on the game's compiled batch with the array search of
+``bordspel.zero.forest`` where the kernel copies its games (Quarto), else on the engine with
+``bordspel.zero.search``; Dirichlet noise at the root or Gumbel root selection (``gumbel``), moves
+drawn by visit counts for the first ``temperature_plies`` plies, the most visited after, and
+resignation below ``-resign``. A game may open with a few random moves
 so that the network sees positions it would not reach itself. Every searched position goes into
 the buffer with its visit shares and the game's result for the seat to move, in ``augment``
 images under the game's symmetries (``State.transform``, ``transform_move``). Then the network
@@ -37,6 +40,7 @@ from bordspel.zero.judge import Judged, read_judged
 from bordspel.zero.network import NetworkShape, ZeroNet, export_onnx, torch_evaluator
 from bordspel.zero.replay import Buffer, Record, symmetric_samples
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
+from bordspel.zero.selfplay import PlaySettings, batch_maker, engine_self_play, opened, vector_self_play
 
 __all__ = ["Settings", "Trainer", "move_accuracy", "pick_device", "play_matches", "train_from_arguments"]
 
@@ -74,6 +78,13 @@ class Settings:
     """Random plies that open each pair of match games (played from both seats), so they differ."""
     opponents: tuple[str, ...] = ("random", "easy", "medium")
     seed: int = 0
+    gumbel: int = 0
+    """Root moves Gumbel sequential halving considers in self-play (0: PUCT with Dirichlet noise)."""
+    resign: float = 0.0
+    """A seat resigns when its search values its position below ``-resign`` (0: never)."""
+    vector: bool = True
+    """Self-play on the game's compiled batch when it copies its games (Quarto), with the
+    batched search of ``bordspel.zero.forest``; else on the engine (``bordspel.zero.selfplay``)."""
 
 
 CHECKPOINT_MINUTES = 3.0
@@ -116,7 +127,7 @@ def play_matches(
     settings = SearchSettings(simulations=simulations)
     rng = np.random.default_rng(seed)
     players = [make_player(opponent, start.name, seed=seed + i) for i in range(games)]
-    states = [_opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
+    states = [opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
     try:
         while True:
             ours = [i for i, s in enumerate(states) if not s.is_over() and s.to_move == i % 2]
@@ -138,16 +149,6 @@ def play_matches(
         assert outcome is not None
         points += 0.5 if outcome.is_draw else float(i % 2 in outcome.winners)
     return points / games
-
-
-def _opened(start: State, plies: int, rng: random.Random) -> State:
-    """The position after up to ``plies`` random moves from ``start``."""
-    state = start
-    for _ in range(plies):
-        if state.is_over():
-            break
-        state = state.apply(state.random_move(rng))
-    return state
 
 
 @dataclass
@@ -227,31 +228,25 @@ class Trainer:
         """One round of self-play games; every searched position with its value target: the game's
         result for its seat to move, mixed with the search's value (``search_value``)."""
         settings = self.settings
-        search = SearchSettings(settings.simulations, noise=settings.noise, alpha=settings.alpha)
+        line.update(f"round {self.progress.rounds + 1} · self-play: {settings.games} games · {self._clock()}")
+        play = PlaySettings(
+            settings.simulations, settings.noise, settings.alpha, settings.temperature_plies,
+            settings.gumbel, settings.resign,
+        )  # fmt: skip
         evaluate = torch_evaluator(self.net, self.device)
-        roots = [Node(self._opening(), self.encoder) for _ in range(settings.games)]
-        records: list[list[Record]] = [[] for _ in roots]
-        finished: list[tuple[float, ...] | None] = [root.outcome for root in roots]
-        plies = [0] * len(roots)
-        while playing := [i for i, f in enumerate(finished) if f is None]:
-            batched_search([roots[i] for i in playing], self.encoder, evaluate, search, self.rng)
-            for i in playing:
-                root = roots[i]
-                shares = root.policy()
-                records[i].append(Record(root.state, root.moves, shares, root.value()))
-                index = self._choose(shares, plies[i])
-                plies[i] += 1
-                roots[i] = root.child(index, self.encoder)
-                finished[i] = roots[i].outcome
-            line.update(f"round {self.progress.rounds + 1} · self-play: {len(roots) - len(playing)}/"
-                        f"{len(roots)} games over · {self._clock()}")  # fmt: skip
-        self.progress.games += len(roots)
+        openings = [self.random.randint(0, settings.opening_plies) for _ in range(settings.games)]
+        make = batch_maker(self.start, compiled_only=True) if settings.vector else None
+        if make is not None:
+            played = vector_self_play(self.start, make, openings, self.encoder, evaluate, play, self.rng)
+        else:
+            starts = [opened(self.start, plies, self.random) for plies in openings]
+            played = engine_self_play(starts, self.encoder, evaluate, play, self.rng)
+        self.progress.games += len(played)
         mix = settings.search_value
         return [
-            (r, (1 - mix) * result[r.state.to_move] + mix * r.value)
-            for game, result in zip(records, finished)
-            if result
-            for r in game
+            (r, (1 - mix) * game.returns[r.state.to_move] + mix * r.value)
+            for game in played
+            for r in game.records
         ]
 
     def learn(self, records: list[tuple[Record, float]], line: ProgressLine) -> tuple[float, float]:
@@ -390,15 +385,6 @@ class Trainer:
     def _judged(self) -> list[Judged]:
         path = DATA / f"{data_name(self.start)}-won.jsonl"
         return read_judged(path)[1] if path.exists() else []
-
-    # -- self-play details ---------------------------------------------------------------------------
-    def _opening(self) -> State:
-        return _opened(self.start, self.random.randint(0, self.settings.opening_plies), self.random)
-
-    def _choose(self, shares: np.ndarray, ply: int) -> int:
-        if ply < self.settings.temperature_plies:
-            return int(self.rng.choice(len(shares), p=shares / shares.sum()))
-        return int(np.argmax(shares))
 
 
 def distinct_players(game: str, specs: tuple[str, ...]) -> list[str]:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,18 @@ class QuartoCodec(Codec):
             return QuartoMove(None, chars[action])
         square, give = divmod(action - 16, 17)
         return QuartoMove(square, None if give == 16 else chars[give])
+
+    def decode_many(self, state: State, actions: Sequence[int]) -> list[Any]:
+        assert isinstance(state, QuartoState)
+        for bound in (min(actions), max(actions)) if actions else ():
+            self.checked(state, bound)
+        chars = (*state.pieces.chars, None)  # give 16: nothing handed over
+        return [
+            QuartoMove(None, chars[action])
+            if action < 16
+            else QuartoMove((action - 16) // 17, chars[(action - 16) % 17])
+            for action in actions
+        ]
 
     def observe(self, state: State, seat: int) -> Planes:
         assert isinstance(state, QuartoState)

@@ -1,0 +1,316 @@
+"""Batched PUCT on a batch of games (``bordspel.rl.vector``): the trees of many games as NumPy
+arrays of ``[games, nodes]`` and ``[games, nodes, actions]``, as DeepMind's mctx holds them.
+
+:class:`Forest` searches every game at once: each simulation descends all trees together (one
+array step a depth), plays the leaves' moves in one call of the batch, values them in one call
+of the network and backs the values up, again one array step a depth. The positions of the
+nodes live in a second batch of ``games * nodes`` rows: a leaf is its parent's row copied out
+(``copy_games``), stepped by its move, and copied back into its own row. Any batch that copies
+its games searches: a game's compiled kernel (Quarto's) or :class:`~bordspel.rl.vector.PythonBatch`,
+the reference, which searches exactly as the compiled one does.
+
+The statistics are those of :class:`bordspel.zero.search.Node`: each node's moves with their
+visits and total values from its mover's side, PUCT scores over the legal moves with unvisited
+moves worth 0, Dirichlet noise at the root, or Gumbel sequential halving at the root
+(:class:`~bordspel.zero.search.SequentialHalving`, the same class on a view of the root's row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from bordspel.rl.vector import Batch
+from bordspel.zero.search import Encoder, Evaluator, Floats, SearchSettings, SequentialHalving
+
+__all__ = ["CopyingBatch", "Forest", "Positions", "SearchedRoots", "observation_shape", "start_positions"]
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+
+class CopyingBatch(Batch, Protocol):
+    """A batch whose games can be copied into another batch of the same game."""
+
+    def copy_games(self, source: Any, rows: Ints, into: Ints) -> None:
+        """Copy game ``rows[k]`` of ``source`` into game ``into[k]``, for every ``k``."""
+
+
+BatchMaker = Callable[[int], CopyingBatch]
+"""``make(n)``: a batch of ``n`` games, in self-play (no opponent)."""
+
+
+class Positions:
+    """A batch of games with the arrays its calls write: the games of self-play, or the leaves a
+    search plays its moves in."""
+
+    def __init__(
+        self, make: BatchMaker, count: int, obs_shape: tuple[int, ...], actions: int, seats: int
+    ) -> None:
+        self.batch = make(count)
+        self.obs = np.zeros((count, *obs_shape), np.int8)
+        self.masks = np.zeros((count, actions), np.int8)
+        self.rewards = np.zeros(count, np.float64)
+        self.terminated = np.zeros(count, np.uint8)
+        self.illegal = np.zeros(count, np.uint8)
+        self.replies = np.zeros((count, 0), np.int32)
+        self.to_move = np.zeros(count, np.int32)
+        self.returns = np.zeros((count, seats), np.float64)
+
+    def step(self, actions: Ints) -> None:
+        """Play one action in every game and read who moves next and the results."""
+        self.batch.step(
+            np.ascontiguousarray(actions, np.int64), self.obs, self.masks, self.rewards,
+            self.terminated, self.illegal, self.replies,
+        )  # fmt: skip
+        self.batch.seats(self.to_move, self.returns)
+
+    def planes(self, rows: Ints) -> Floats:
+        """The network's input for these games: planes, channels first."""
+        return np.moveaxis(self.obs[rows], -1, 1).astype(np.float32)
+
+
+def start_positions(make: BatchMaker, count: int, encoder: Encoder, seats: int) -> Positions:
+    """``count`` games at the batch's start, with their planes, masks and seats to move."""
+    positions = Positions(make, count, observation_shape(encoder), encoder.actions, seats)
+    positions.batch.reset(np.ones(count, np.uint8), positions.obs, positions.masks, positions.replies)
+    positions.batch.seats(positions.to_move, positions.returns)
+    return positions
+
+
+def observation_shape(encoder: Encoder) -> tuple[int, ...]:
+    """The shape of a batch's observation of one game (channels last)."""
+    channels, *board = encoder.shape
+    return (*board, channels)
+
+
+class SearchedRoots:
+    """What a search leaves at each root: the visits of its actions, the value of the position for
+    its mover, and the action Gumbel selection chose (-1 without it)."""
+
+    def __init__(self, visits: Floats, values: Floats, chosen: Ints) -> None:
+        self.visits, self.values, self.chosen = visits, values, chosen
+
+
+class _RootView:
+    """One game's root as :class:`SequentialHalving` reads a node: its legal actions' priors,
+    visits and totals."""
+
+    def __init__(self, forest: Forest, game: int) -> None:
+        self.forest, self.game = forest, game
+        self.actions = np.flatnonzero(forest.legal[game, 0])
+        self.moves = self.actions
+        self.priors = forest.priors[game, 0, self.actions].astype(np.float64)
+
+    @property
+    def visits(self) -> npt.NDArray[np.float64]:
+        """The visits of the root's legal actions."""
+        found: npt.NDArray[np.float64] = self.forest.child_visits[self.game, 0, self.actions].astype(
+            np.float64
+        )
+        return found
+
+    @property
+    def totals(self) -> npt.NDArray[np.float64]:
+        """The total values of the root's legal actions."""
+        found: npt.NDArray[np.float64] = self.forest.child_totals[self.game, 0, self.actions].astype(
+            np.float64
+        )
+        return found
+
+
+class Forest:
+    """The search trees of ``games`` games of ``simulations`` simulations each (see the module
+    docstring)."""
+
+    def __init__(
+        self,
+        make: BatchMaker,
+        games: int,
+        simulations: int,
+        obs_shape: tuple[int, ...],
+        actions: int,
+        seats: int,
+    ) -> None:
+        self.games, self.nodes, self.actions = games, simulations + 1, actions
+        self.simulations = simulations
+        self.store = make(games * self.nodes)
+        self.leaves = Positions(make, games, obs_shape, actions, seats)
+        shape = (games, self.nodes)
+        self.priors = np.zeros((*shape, actions), np.float32)
+        self.legal = np.zeros((*shape, actions), np.bool_)
+        self.child_visits = np.zeros((*shape, actions), np.float32)
+        self.child_totals = np.zeros((*shape, actions), np.float32)
+        self.children = np.full((*shape, actions), -1, np.int64)
+        self.parent = np.zeros(shape, np.int64)
+        self.action = np.zeros(shape, np.int64)
+        self.to_move = np.zeros(shape, np.int64)
+        self.terminal = np.zeros(shape, np.bool_)
+        self.outcome = np.zeros(shape, np.float64)
+        """A finished game's result for seat 0."""
+        self.halvings: list[SequentialHalving | None] = [None] * games
+        self.views: list[_RootView | None] = [None] * games
+
+    def search(
+        self,
+        positions: Positions,
+        playing: Bools,
+        evaluate: Evaluator,
+        settings: SearchSettings,
+        rng: np.random.Generator,
+    ) -> SearchedRoots:
+        """Search the positions of ``positions``'s games where ``playing`` is set (unfinished),
+        ``settings.simulations`` simulations each."""
+        self._plant(positions, playing, evaluate, settings, rng)
+        games = np.flatnonzero(playing)
+        for simulation in range(1, self.simulations + 1):
+            self._simulate(games, simulation, evaluate, settings.exploration)
+        return self._roots(games)
+
+    # -- the roots ----------------------------------------------------------------------------
+    def _plant(
+        self,
+        positions: Positions,
+        playing: Bools,
+        evaluate: Evaluator,
+        settings: SearchSettings,
+        rng: np.random.Generator,
+    ) -> None:
+        """Empty the trees and make each playing game's position its root, valued by the network."""
+        self.child_visits.fill(0)
+        self.child_totals.fill(0)
+        self.children.fill(-1)
+        self.terminal.fill(False)
+        games = np.flatnonzero(playing)
+        self.store.copy_games(positions.batch, games, games * self.nodes)
+        self.legal[games, 0] = positions.masks[games].astype(np.bool_)
+        self.to_move[games, 0] = positions.to_move[games]
+        priors, _ = evaluate(positions.planes(games), self.legal[games, 0])
+        self.priors[games, 0] = priors
+        self.halvings = [None] * self.games
+        for game in games.tolist():
+            self._prepare_root(game, settings, rng)
+
+    def _prepare_root(self, game: int, settings: SearchSettings, rng: np.random.Generator) -> None:
+        legal = np.flatnonzero(self.legal[game, 0])
+        if settings.noise:
+            noise = rng.dirichlet([settings.alpha] * len(legal))
+            mixed = (1 - settings.noise) * self.priors[game, 0, legal] + settings.noise * noise
+            self.priors[game, 0, legal] = mixed
+        if settings.gumbel:
+            view = self.views[game] = _RootView(self, game)
+            self.halvings[game] = SequentialHalving(
+                view,
+                settings.gumbel,
+                settings.simulations,
+                rng,
+                settings.gumbel_scale,
+            )
+
+    def _roots(self, games: Ints) -> SearchedRoots:
+        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0]
+        counted = visits.sum(axis=1)
+        values = np.divide(totals.sum(axis=1), counted, out=np.zeros(self.games), where=counted > 0)
+        chosen = np.full(self.games, -1, np.int64)
+        for game in games.tolist():
+            halving, view = self.halvings[game], self.views[game]
+            if halving is not None and view is not None:
+                chosen[game] = view.actions[halving.best(view)]
+        return SearchedRoots(visits, values.astype(np.float32), chosen)
+
+    # -- a simulation -----------------------------------------------------------------------------
+    def _simulate(self, games: Ints, simulation: int, evaluate: Evaluator, exploration: float) -> None:
+        """Descend every tree to a leaf, expand the new leaves in one step and one network call,
+        and back the values up."""
+        nodes, actions = self._descend(games, exploration)
+        new = self.children[games, nodes, actions] < 0
+        expanding, revisited = games[new], games[~new]
+        leaf_values = np.zeros(self.games)
+        leaf_seats = np.zeros(self.games, np.int64)
+        leaf_nodes = np.zeros(self.games, np.int64)
+        leaf_nodes[revisited] = self.children[revisited, nodes[~new], actions[~new]]
+        leaf_values[revisited] = self.outcome[revisited, leaf_nodes[revisited]]
+        if len(expanding):
+            leaf_nodes[expanding] = simulation
+            self._expand(expanding, nodes[new], actions[new], simulation, evaluate, leaf_values, leaf_seats)
+        self._backup(games, leaf_nodes[games], leaf_values[games], leaf_seats[games])
+
+    def _descend(self, games: Ints, exploration: float) -> tuple[Ints, Ints]:
+        """Each game's last node on its way down and the action taken there: the action leads to
+        a node not yet made, or to a finished game."""
+        nodes = np.zeros(len(games), np.int64)
+        actions = self._root_actions(games, exploration)
+        going = np.arange(len(games))
+        while len(going):
+            child = self.children[games[going], nodes[going], actions[going]]
+            going = going[(child >= 0) & ~self.terminal[games[going], np.maximum(child, 0)]]
+            if not len(going):
+                break
+            nodes[going] = self.children[games[going], nodes[going], actions[going]]
+            actions[going] = self._puct(games[going], nodes[going], exploration)
+        return nodes, actions
+
+    def _root_actions(self, games: Ints, exploration: float) -> Ints:
+        actions = self._puct(games, np.zeros(len(games), np.int64), exploration)
+        for k, game in enumerate(games.tolist()):
+            halving, view = self.halvings[game], self.views[game]
+            if halving is not None and view is not None:
+                actions[k] = view.actions[halving.next(view)]
+        return actions
+
+    def _puct(self, games: Ints, nodes: Ints, exploration: float) -> Ints:
+        """The legal action with the best PUCT score at each node (as ``Node.select``)."""
+        visits = self.child_visits[games, nodes]
+        totals = self.child_totals[games, nodes]
+        means = totals / np.maximum(visits, 1.0)  # 0 where unvisited: their totals are 0
+        scale = exploration * np.sqrt(np.maximum(1.0, visits.sum(axis=1, keepdims=True)))
+        scores = means + scale * self.priors[games, nodes] / (1.0 + visits)
+        best: Ints = np.argmax(np.where(self.legal[games, nodes], scores, -np.inf), axis=1).astype(np.int64)
+        return best
+
+    def _expand(
+        self,
+        games: Ints,
+        parents: Ints,
+        actions: Ints,
+        node: int,
+        evaluate: Evaluator,
+        leaf_values: npt.NDArray[np.float64],
+        leaf_seats: Ints,
+    ) -> None:
+        """Play ``actions`` from the ``parents`` of ``games`` into the new node ``node`` of each,
+        value the unfinished ones in one network call, and give each its value and seat."""
+        leaves = self.leaves
+        self.leaves.batch.copy_games(self.store, games * self.nodes + parents, games)
+        played = np.zeros(self.games, np.int64)
+        played[games] = actions
+        leaves.step(played)
+        self.store.copy_games(leaves.batch, games, games * self.nodes + node)
+        self.children[games, parents, actions] = node
+        self.parent[games, node], self.action[games, node] = parents, actions
+        over = leaves.terminated[games].astype(np.bool_)
+        self.terminal[games, node] = over
+        self.outcome[games, node] = leaves.returns[games, 0]
+        self.to_move[games, node] = leaves.to_move[games]
+        self.legal[games, node] = leaves.masks[games].astype(np.bool_)
+        leaf_values[games[over]] = leaves.returns[games[over], 0]
+        going = games[~over]
+        if len(going):
+            priors, values = evaluate(leaves.planes(going), self.legal[going, node])
+            self.priors[going, node] = priors
+            leaf_values[going], leaf_seats[going] = values, leaves.to_move[going]
+
+    def _backup(self, games: Ints, nodes: Ints, values: npt.NDArray[np.float64], seats: Ints) -> None:
+        """Add each game's leaf value (for ``seats``) to the moves on its way up from ``nodes``."""
+        going = np.arange(len(games))
+        while len(going):
+            game, node = games[going], nodes[going]
+            parent, action = self.parent[game, node], self.action[game, node]
+            sign = np.where(self.to_move[game, parent] == seats[going], 1.0, -1.0)
+            self.child_visits[game, parent, action] += 1
+            self.child_totals[game, parent, action] += sign * values[going]
+            nodes[going] = parent
+            going = going[parent > 0]

@@ -1,0 +1,221 @@
+"""Self-play games for training (``bordspel.zero.train``), two ways that write the same records:
+
+- :func:`engine_self_play`, the reference: the games on the Python engine, every move a search
+  of :func:`bordspel.zero.search.batched_search` (a tree of ``Node`` objects a game);
+- :func:`vector_self_play`: the games in a batch of ``bordspel.rl.vector`` (a game's compiled
+  kernel where it copies its games, as Quarto's does), every move a search of
+  :class:`bordspel.zero.forest.Forest` (NumPy arrays over all games).
+
+In both, a move is drawn by the root's visit shares for the first ``temperature_plies`` searched
+plies and is the most visited after; with ``gumbel`` it is the move Gumbel sequential halving
+chooses. A seat whose search values its position below ``-resign`` resigns (0: never).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bordspel.core import State, game_part
+from bordspel.rl.vector import VECTOR_PART, PythonBatch
+from bordspel.zero.forest import (
+    BatchMaker,
+    CopyingBatch,
+    Forest,
+    Positions,
+    observation_shape,
+    start_positions,
+)
+from bordspel.zero.replay import Record
+from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
+
+__all__ = ["PlaySettings", "PlayedGame", "batch_maker", "engine_self_play", "opened", "vector_self_play"]
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How self-play searches and chooses its moves (see the module docstring)."""
+
+    simulations: int = 32
+    noise: float = 0.25
+    alpha: float = 0.3
+    temperature_plies: int = 4
+    gumbel: int = 0
+    resign: float = 0.0
+
+    def search(self) -> SearchSettings:
+        """The search's settings."""
+        return SearchSettings(self.simulations, noise=self.noise, alpha=self.alpha, gumbel=self.gumbel)
+
+
+@dataclass
+class PlayedGame:
+    """A finished self-play game: its searched positions and every seat's result."""
+
+    records: list[Record]
+    returns: tuple[float, ...]
+
+
+def choose(
+    shares: npt.NDArray[np.float32], ply: int, settings: PlaySettings, rng: np.random.Generator
+) -> int:
+    """The index of the move to play: drawn by ``shares`` early on, else the most visited."""
+    if ply < settings.temperature_plies:
+        return int(rng.choice(len(shares), p=shares / shares.sum()))
+    return int(np.argmax(shares))
+
+
+def resigned(value: float, mover: int, settings: PlaySettings) -> tuple[float, ...] | None:
+    """The result when the seat ``mover`` resigns at a search value of ``value``, else None."""
+    if settings.resign and value < -settings.resign:
+        return tuple(-1.0 if seat == mover else 1.0 for seat in range(2))
+    return None
+
+
+def opened(start: State, plies: int, rng: random.Random) -> State:
+    """The position after up to ``plies`` random moves from ``start``."""
+    state = start
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state = state.apply(state.random_move(rng))
+    return state
+
+
+# -- the engine's self-play (the reference) ---------------------------------------------------
+def engine_self_play(
+    starts: list[State],
+    encoder: Encoder,
+    evaluate: Evaluator,
+    settings: PlaySettings,
+    rng: np.random.Generator,
+) -> list[PlayedGame]:
+    """Play a game from each of ``starts`` (unfinished positions) to its end, all at once."""
+    search = settings.search()
+    roots = [Node(start, encoder) for start in starts]
+    records: list[list[Record]] = [[] for _ in roots]
+    results: list[tuple[float, ...] | None] = [root.outcome for root in roots]
+    while playing := [i for i, result in enumerate(results) if result is None]:
+        batched_search([roots[i] for i in playing], encoder, evaluate, search, rng)
+        for i in playing:
+            root = roots[i]
+            shares = root.policy()
+            records[i].append(Record(root.state, root.moves, shares, root.value()))
+            results[i] = resigned(root.value(), root.state.to_move, settings)
+            index = root.best() if settings.gumbel else choose(shares, len(records[i]) - 1, settings, rng)
+            roots[i] = root.child(index, encoder)
+            results[i] = results[i] or roots[i].outcome
+    return [PlayedGame(game, result) for game, result in zip(records, results) if result is not None]
+
+
+# -- self-play on a batch of games ------------------------------------------------------------------
+def batch_maker(start: State, compiled_only: bool = False) -> BatchMaker | None:
+    """Batches of self-play games from ``start``: the game's compiled batch where it copies its
+    games, else :class:`PythonBatch` (None with ``compiled_only``)."""
+    factory = game_part(start.name, VECTOR_PART)
+    probe = None if factory is None else factory(start, 1, -1, None)
+    if factory is not None and hasattr(probe, "copy_games"):
+        return lambda n: _seeded(factory(start, n, -1, None), n)
+    if compiled_only:
+        return None
+    return lambda n: _seeded(PythonBatch(start, n, -1, None, start.options()), n)
+
+
+def _seeded(batch: Any, count: int) -> CopyingBatch:
+    """``batch`` with its games' random streams seeded (a game that ends starts anew from them)."""
+    batch.seed(list(range(count)))
+    return batch  # type: ignore[no-any-return]
+
+
+class _Games:
+    """The games under way: their actions so far, searched plies and results."""
+
+    def __init__(self, count: int, openings: list[int]) -> None:
+        self.actions: list[list[int]] = [[] for _ in range(count)]
+        self.searched: list[list[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float32], float]]] = [
+            [] for _ in range(count)
+        ]
+        self.openings = openings
+        self.results: list[tuple[float, ...] | None] = [None] * count
+
+    def playing(self) -> npt.NDArray[np.bool_]:
+        return np.array([result is None for result in self.results], np.bool_)
+
+
+def vector_self_play(
+    start: State,
+    make: BatchMaker,
+    openings: list[int],
+    encoder: Encoder,
+    evaluate: Evaluator,
+    settings: PlaySettings,
+    rng: np.random.Generator,
+) -> list[PlayedGame]:
+    """Play ``len(openings)`` games from ``start`` to their ends, all at once in batches that
+    ``make`` gives; game ``i`` opens with ``openings[i]`` random moves (not searched, not
+    recorded)."""
+    count = len(openings)
+    positions = start_positions(make, count, encoder, start.num_players)
+    forest = Forest(
+        make, count, settings.simulations, observation_shape(encoder), encoder.actions, start.num_players
+    )
+    games = _Games(count, openings)
+    while (playing := games.playing()).any():
+        searching = playing & (np.array([len(a) for a in games.actions]) >= np.array(openings))
+        roots = (
+            forest.search(positions, searching, evaluate, settings.search(), rng) if searching.any() else None
+        )
+        actions = np.zeros(count, np.int64)
+        for game in np.flatnonzero(playing).tolist():
+            legal = np.flatnonzero(positions.masks[game])
+            if roots is None or not searching[game]:
+                actions[game] = rng.choice(legal)
+                continue
+            actions[game] = _searched_move(games, game, legal, roots, positions, settings, rng)
+        positions.step(actions)
+        _note_moves(games, playing, actions, positions)
+    return [_played(start, encoder, games, game) for game in range(count)]
+
+
+def _searched_move(
+    games: _Games, game: int, legal: npt.NDArray[np.int64], roots: Any, positions: Positions,
+    settings: PlaySettings, rng: np.random.Generator,
+) -> int:  # fmt: skip
+    """Record game ``game``'s searched position and choose its move (or resign)."""
+    visits = roots.visits[game, legal]
+    shares = (visits / visits.sum()).astype(np.float32)
+    value = float(roots.values[game])
+    games.searched[game].append((len(games.actions[game]), legal, shares, value))
+    games.results[game] = resigned(value, int(positions.to_move[game]), settings)
+    if settings.gumbel:
+        return int(roots.chosen[game])
+    return int(legal[choose(shares, len(games.searched[game]) - 1, settings, rng)])
+
+
+def _note_moves(
+    games: _Games, playing: npt.NDArray[np.bool_], actions: npt.NDArray[np.int64], positions: Positions
+) -> None:
+    """Add each playing game's move and the result of those it ended."""
+    for game in np.flatnonzero(playing).tolist():
+        games.actions[game].append(int(actions[game]))
+        if games.results[game] is None and positions.terminated[game]:
+            games.results[game] = tuple(float(x) for x in positions.returns[game])
+
+
+def _played(start: State, encoder: Encoder, games: _Games, game: int) -> PlayedGame:
+    """Game ``game``'s records, its positions rebuilt on the engine from its actions."""
+    codec, state = encoder.codec, start
+    searched = {ply: (legal, shares, value) for ply, legal, shares, value in games.searched[game]}
+    records = []
+    for ply, action in enumerate(games.actions[game]):
+        if ply in searched:
+            legal, shares, value = searched[ply]
+            records.append(Record(state, codec.decode_many(state, legal.tolist()), shares, value))
+        state = state.apply_unchecked(codec.decode(state, action))
+    result = games.results[game]
+    assert result is not None
+    return PlayedGame(records, result)
