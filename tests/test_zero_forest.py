@@ -14,7 +14,7 @@ from bordspel._native import load
 from bordspel.core import State, new_game
 from bordspel.rl.codecs import codec_for
 from bordspel.zero.replay import symmetric_samples
-from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search
+from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search, improved_policy
 
 pytest.importorskip("gymnasium")
 
@@ -247,3 +247,22 @@ def test_a_training_round_on_quarto_stores_every_searched_position(tmp_path: Any
     trainer.learn(records, ProgressLine(io.StringIO()))
     assert trainer.progress.games == 3 and trainer.buffer.size == 2 * len(records) > 0
     assert all(-1 <= target <= 1 for _, target in records)
+
+
+def test_the_improved_policy_moves_the_priors_towards_the_better_searched_moves() -> None:
+    priors = np.array([0.5, 0.3, 0.2])
+    visits = np.array([4.0, 4.0, 0.0])
+    totals = np.array([-2.0, 3.0, 0.0])  # mean values -0.5 and 0.75; the third completed at their mix
+    policy = improved_policy(priors, visits, totals)
+    assert policy.sum() == pytest.approx(1.0) and policy[1] > priors[1] and policy[0] < priors[0]
+    assert policy[0] < policy[2] < policy[1]  # the mix, (0.5 * -0.5 + 0.3 * 0.75) / 0.8, lies between
+    assert np.allclose(improved_policy(priors, np.zeros(3), np.zeros(3)), priors)
+
+
+def test_gumbel_self_play_learns_the_improved_policy_not_the_visit_shares() -> None:
+    start = new_game("tictactoe")
+    games = self_play(start, python_maker(start), PlaySettings(simulations=8, gumbel=4))
+    shares = [record.shares for game in games for record in game.records]
+    assert all(share.sum() == pytest.approx(1.0) for share in shares)
+    # every legal move keeps a share (from its prior), though only 4 were considered
+    assert any(len(share) > 4 and np.count_nonzero(share) == len(share) for share in shares)

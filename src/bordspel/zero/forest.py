@@ -88,11 +88,13 @@ def observation_shape(encoder: Encoder) -> tuple[int, ...]:
 
 
 class SearchedRoots:
-    """What a search leaves at each root: the visits of its actions, the value of the position for
-    its mover, and the action Gumbel selection chose (-1 without it)."""
+    """What a search leaves at each root: its actions' priors (noise included), visits and total
+    values, the value of the position for its mover, and the action Gumbel selection chose (-1
+    without it)."""
 
-    def __init__(self, visits: Floats, values: Floats, chosen: Ints) -> None:
-        self.visits, self.values, self.chosen = visits, values, chosen
+    def __init__(self, priors: Floats, visits: Floats, totals: Floats, values: Floats, chosen: Ints) -> None:
+        self.priors, self.visits, self.totals = priors, visits, totals
+        self.values, self.chosen = values, chosen
 
 
 class _RootView:
@@ -211,7 +213,7 @@ class Forest:
             )
 
     def _roots(self, games: Ints) -> SearchedRoots:
-        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0]
+        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0].copy()
         counted = visits.sum(axis=1)
         values = np.divide(totals.sum(axis=1), counted, out=np.zeros(self.games), where=counted > 0)
         chosen = np.full(self.games, -1, np.int64)
@@ -219,7 +221,7 @@ class Forest:
             halving, view = self.halvings[game], self.views[game]
             if halving is not None and view is not None:
                 chosen[game] = view.actions[halving.best(view)]
-        return SearchedRoots(visits, values.astype(np.float32), chosen)
+        return SearchedRoots(self.priors[:, 0].copy(), visits, totals, values.astype(np.float32), chosen)
 
     # -- a simulation -----------------------------------------------------------------------------
     def _simulate(self, games: Ints, simulation: int, evaluate: Evaluator, exploration: float) -> None:
