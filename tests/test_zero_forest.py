@@ -266,3 +266,42 @@ def test_gumbel_self_play_learns_the_improved_policy_not_the_visit_shares() -> N
     assert all(share.sum() == pytest.approx(1.0) for share in shares)
     # every legal move keeps a share (from its prior), though only 4 were considered
     assert any(len(share) > 4 and np.count_nonzero(share) == len(share) for share in shares)
+
+
+class UnevenNetwork:
+    """A different prior for every action and a value that depends on the planes: no ties."""
+
+    def __call__(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        weights = masks * np.linspace(1.0, 2.0, masks.shape[1])
+        priors = (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+        flat = planes.reshape(len(planes), -1)
+        values = np.tanh(flat @ np.sin(np.arange(flat.shape[1], dtype=np.float64)) / 3).astype(np.float32)
+        return priors, values
+
+
+@compiled
+def test_the_array_search_keeps_the_played_moves_tree_and_visits_as_the_engines_search() -> None:
+    rng, state = random.Random(3), new_game("quarto")
+    for _ in range(9):
+        state = state.apply(state.random_move(rng))
+    encoder, network, settings = encoder_of(state), UnevenNetwork(), SearchSettings(simulations=160)
+    root = Node(state, encoder)
+    make = makers(state)[1]
+    positions = start_positions(make, 1, encoder, 2)
+    forest = Forest(make, 1, settings.simulations, observation_shape(encoder), encoder.actions, 2)
+    reused = []
+    for _ in range(3):
+        batched_search([root], encoder, network, settings, np.random.default_rng(0))
+        searched = forest.search(positions, np.ones(1, np.bool_), network, settings, np.random.default_rng(0))
+        ours = {
+            encoder.codec.decode(root.state, int(a)): searched.visits[0, a]
+            for a in np.flatnonzero(searched.visits[0])
+        }
+        assert ours == {move: visits for move, visits in zip(root.moves, root.visits) if visits}
+        reused.append(searched.visits.sum() > settings.simulations)
+        index = int(np.argmax(root.visits))
+        action = encoder.codec.encode(root.state, root.moves[index])
+        root = root.child(index, encoder)
+        positions.step(np.array([action]))
+        forest.advance(np.array([0]), np.array([action]))
+    assert reused[0] is np.False_ and any(reused)  # the tree of a move played is searched on

@@ -13,6 +13,8 @@ The statistics are those of :class:`bordspel.zero.search.Node`: each node's move
 visits and total values from its mover's side, PUCT scores over the legal moves with unvisited
 moves worth 0, Dirichlet noise at the root, or Gumbel sequential halving at the root
 (:class:`~bordspel.zero.search.SequentialHalving`, the same class on a view of the root's row).
+After a move, :meth:`Forest.advance` keeps the subtree of the move played for the next search,
+as the engine's self-play keeps the child node: the search then visits as the engine's does.
 """
 
 from __future__ import annotations
@@ -137,8 +139,13 @@ class Forest:
         actions: int,
         seats: int,
     ) -> None:
-        self.games, self.nodes, self.actions = games, simulations + 1, actions
+        self.games, self.nodes, self.actions = games, 2 * simulations + 1, actions
+        """Room for a kept subtree (at most ``simulations`` nodes) and a search's new nodes."""
         self.simulations = simulations
+        self.count = np.ones(games, np.int64)
+        """Each tree's nodes in use."""
+        self.kept = np.zeros(games, np.bool_)
+        """The games whose tree goes on from the move played (:meth:`advance`)."""
         self.store = make(games * self.nodes)
         self.leaves = Positions(make, games, obs_shape, actions, seats)
         shape = (games, self.nodes)
@@ -168,9 +175,48 @@ class Forest:
         ``settings.simulations`` simulations each."""
         self._plant(positions, playing, evaluate, settings, rng)
         games = np.flatnonzero(playing)
-        for simulation in range(1, self.simulations + 1):
-            self._simulate(games, simulation, evaluate, settings.exploration)
+        for _ in range(self.simulations):
+            self._simulate(games, evaluate, settings.exploration)
         return self._roots(games)
+
+    def advance(self, games: Ints, actions: Ints) -> None:
+        """Keep, for the next search of each of ``games``, the subtree of the move ``actions``
+        played at its root (as the engine's self-play keeps the child ``Node``); every other
+        game's tree starts anew."""
+        self.kept[:] = False
+        children = self.children[games, 0, actions]
+        going = children > 0
+        games, children = games[going], children[going]
+        going = ~self.terminal[games, children]
+        games, children = games[going], children[going]
+        keep = np.zeros((len(games), self.nodes), np.bool_)
+        keep[np.arange(len(games)), children] = True
+        for node in range(2, self.nodes):  # a parent always comes before its children
+            used = node < self.count[games]
+            keep[:, node] |= keep[np.arange(len(games)), self.parent[games, node]] & used
+        fits = keep.sum(axis=1) + self.simulations <= self.nodes  # else the tree starts anew
+        games, keep = games[fits], keep[fits]
+        if not len(games):
+            return
+        self._compact(games, keep)
+        self.kept[games] = True
+
+    def _compact(self, games: Ints, keep: Bools) -> None:
+        """Move each game's kept nodes to the front of its rows, in order (the first its root)."""
+        renamed = np.where(keep, np.cumsum(keep, axis=1) - 1, -1)
+        rows, old = np.nonzero(keep)
+        game, new = games[rows], renamed[rows, old]
+        self.store.copy_games(self.store, game * self.nodes + old, game * self.nodes + new)
+        for array in (self.priors, self.legal, self.child_visits, self.child_totals, self.to_move,
+                      self.terminal, self.outcome, self.action):  # fmt: skip
+            array[game, new] = array[game, old]
+        children = self.children[game, old]
+        lookup = renamed[rows]
+        self.children[game, new] = np.where(
+            children >= 0, np.take_along_axis(lookup, np.maximum(children, 0), 1), -1
+        )
+        self.parent[game, new] = renamed[rows, self.parent[game, old]]
+        self.count[games] = keep.sum(axis=1)
 
     # -- the roots ----------------------------------------------------------------------------
     def _plant(
@@ -181,18 +227,19 @@ class Forest:
         settings: SearchSettings,
         rng: np.random.Generator,
     ) -> None:
-        """Empty the trees and make each playing game's position its root, valued by the network."""
-        self.child_visits.fill(0)
-        self.child_totals.fill(0)
-        self.children.fill(-1)
-        self.terminal.fill(False)
+        """Make each playing game's position its root, valued by the network; empty the trees
+        not kept from the last move."""
         games = np.flatnonzero(playing)
+        fresh = games[~self.kept[games]]
+        self.child_visits[fresh], self.child_totals[fresh] = 0, 0
+        self.children[fresh], self.terminal[fresh], self.count[fresh] = -1, False, 1
         self.store.copy_games(positions.batch, games, games * self.nodes)
         self.legal[games, 0] = positions.masks[games].astype(np.bool_)
         self.to_move[games, 0] = positions.to_move[games]
         priors, _ = evaluate(positions.planes(games), self.legal[games, 0])
         self.priors[games, 0] = priors
         self.halvings = [None] * self.games
+        self.kept[:] = False
         for game in games.tolist():
             self._prepare_root(game, settings, rng)
 
@@ -224,7 +271,7 @@ class Forest:
         return SearchedRoots(self.priors[:, 0].copy(), visits, totals, values.astype(np.float32), chosen)
 
     # -- a simulation -----------------------------------------------------------------------------
-    def _simulate(self, games: Ints, simulation: int, evaluate: Evaluator, exploration: float) -> None:
+    def _simulate(self, games: Ints, evaluate: Evaluator, exploration: float) -> None:
         """Descend every tree to a leaf, expand the new leaves in one step and one network call,
         and back the values up."""
         nodes, actions = self._descend(games, exploration)
@@ -236,8 +283,8 @@ class Forest:
         leaf_nodes[revisited] = self.children[revisited, nodes[~new], actions[~new]]
         leaf_values[revisited] = self.outcome[revisited, leaf_nodes[revisited]]
         if len(expanding):
-            leaf_nodes[expanding] = simulation
-            self._expand(expanding, nodes[new], actions[new], simulation, evaluate, leaf_values, leaf_seats)
+            leaf_nodes[expanding] = self.count[expanding]
+            self._expand(expanding, nodes[new], actions[new], evaluate, leaf_values, leaf_seats)
         self._backup(games, leaf_nodes[games], leaf_values[games], leaf_seats[games])
 
     def _descend(self, games: Ints, exploration: float) -> tuple[Ints, Ints]:
@@ -278,31 +325,36 @@ class Forest:
         games: Ints,
         parents: Ints,
         actions: Ints,
-        node: int,
         evaluate: Evaluator,
         leaf_values: npt.NDArray[np.float64],
         leaf_seats: Ints,
     ) -> None:
-        """Play ``actions`` from the ``parents`` of ``games`` into the new node ``node`` of each,
-        value the unfinished ones in one network call, and give each its value and seat."""
-        leaves = self.leaves
-        self.leaves.batch.copy_games(self.store, games * self.nodes + parents, games)
+        """Play ``actions`` from the ``parents`` of ``games`` into a new node of each, value the
+        unfinished ones in one network call, and give each its value and seat."""
+        leaves, nodes = self.leaves, self.count[games]
+        self.count[games] += 1
+        leaves.batch.copy_games(self.store, games * self.nodes + parents, games)
         played = np.zeros(self.games, np.int64)
         played[games] = actions
         leaves.step(played)
-        self.store.copy_games(leaves.batch, games, games * self.nodes + node)
-        self.children[games, parents, actions] = node
-        self.parent[games, node], self.action[games, node] = parents, actions
+        self.store.copy_games(leaves.batch, games, games * self.nodes + nodes)
+        self.children[games, parents, actions] = nodes
+        self.parent[games, nodes], self.action[games, nodes] = parents, actions
+        self.children[games, nodes], self.child_visits[games, nodes], self.child_totals[games, nodes] = (
+            -1,
+            0,
+            0,
+        )
         over = leaves.terminated[games].astype(np.bool_)
-        self.terminal[games, node] = over
-        self.outcome[games, node] = leaves.returns[games, 0]
-        self.to_move[games, node] = leaves.to_move[games]
-        self.legal[games, node] = leaves.masks[games].astype(np.bool_)
+        self.terminal[games, nodes] = over
+        self.outcome[games, nodes] = leaves.returns[games, 0]
+        self.to_move[games, nodes] = leaves.to_move[games]
+        self.legal[games, nodes] = leaves.masks[games].astype(np.bool_)
         leaf_values[games[over]] = leaves.returns[games[over], 0]
-        going = games[~over]
+        going, going_nodes = games[~over], nodes[~over]
         if len(going):
-            priors, values = evaluate(leaves.planes(going), self.legal[going, node])
-            self.priors[going, node] = priors
+            priors, values = evaluate(leaves.planes(going), self.legal[going, going_nodes])
+            self.priors[going, going_nodes] = priors
             leaf_values[going], leaf_seats[going] = values, leaves.to_move[going]
 
     def _backup(self, games: Ints, nodes: Ints, values: npt.NDArray[np.float64], seats: Ints) -> None:

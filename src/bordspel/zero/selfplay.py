@@ -9,7 +9,8 @@
 In both, a move is drawn by the root's visit shares for the first ``temperature_plies`` searched
 plies and is the most visited after, and the policy target is the visit shares. With ``gumbel``
 the root has Gumbel noise instead of Dirichlet noise, the move is the one Gumbel sequential
-halving chooses, and the policy target is :func:`~bordspel.zero.search.improved_policy`'s. A seat whose search values its position below ``-resign`` resigns (0: never).
+halving chooses, and the policy target is :func:`~bordspel.zero.search.improved_policy`'s. A
+seat whose search values its position below ``-resign`` resigns (0: never).
 """
 
 from __future__ import annotations
@@ -181,6 +182,7 @@ def vector_self_play(
                 continue
             actions[game] = _searched_move(games, game, legal, roots, positions, settings, rng)
         positions.step(actions)
+        forest.advance(np.flatnonzero(searching), actions[searching])
         _note_moves(games, playing, actions, positions)
     return [_played(start, encoder, games, game) for game in range(count)]
 
