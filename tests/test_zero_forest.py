@@ -305,3 +305,24 @@ def test_the_array_search_keeps_the_played_moves_tree_and_visits_as_the_engines_
         positions.step(np.array([action]))
         forest.advance(np.array([0]), np.array([action]))
     assert reused[0] is np.False_ and any(reused)  # the tree of a move played is searched on
+
+
+@compiled
+def test_without_noise_both_self_plays_play_the_same_games_and_write_the_same_records() -> None:
+    start = new_game("quarto")
+    encoder, network = encoder_of(start), UnevenNetwork()
+    settings = PlaySettings(simulations=12, noise=0.0, temperature_plies=0)
+    rng = np.random.default_rng(0)
+    engine = engine_self_play([start] * 2, encoder, network, settings, rng)
+    vector = vector_self_play(start, makers(start)[1], [0, 0], encoder, network, settings, rng)
+
+    def records(games: list[PlayedGame]) -> list[Any]:
+        return [
+            (
+                game.returns,
+                [(r.state, dict(zip(r.moves, r.shares.tolist())), round(r.value, 5)) for r in game.records],
+            )
+            for game in games
+        ]
+
+    assert records(vector) == records(engine) and len(engine[0].records) > 4

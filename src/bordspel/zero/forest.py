@@ -41,6 +41,9 @@ class CopyingBatch(Batch, Protocol):
         """Copy game ``rows[k]`` of ``source`` into game ``into[k]``, for every ``k``."""
 
 
+ROOM = 3
+"""A tree has room for this many times a search's simulations (and its root)."""
+
 BatchMaker = Callable[[int], CopyingBatch]
 """``make(n)``: a batch of ``n`` games, in self-play (no opponent)."""
 
@@ -139,8 +142,8 @@ class Forest:
         actions: int,
         seats: int,
     ) -> None:
-        self.games, self.nodes, self.actions = games, 2 * simulations + 1, actions
-        """Room for a kept subtree (at most ``simulations`` nodes) and a search's new nodes."""
+        self.games, self.nodes, self.actions = games, ROOM * simulations + 1, actions
+        """Room for a kept subtree and a search's new nodes (a larger subtree is not kept)."""
         self.simulations = simulations
         self.count = np.ones(games, np.int64)
         """Each tree's nodes in use."""
@@ -153,7 +156,7 @@ class Forest:
         self.legal = np.zeros((*shape, actions), np.bool_)
         self.child_visits = np.zeros((*shape, actions), np.float32)
         self.child_totals = np.zeros((*shape, actions), np.float32)
-        self.children = np.full((*shape, actions), -1, np.int64)
+        self.children = np.full((*shape, actions), -1, np.int32)
         self.parent = np.zeros(shape, np.int64)
         self.action = np.zeros(shape, np.int64)
         self.to_move = np.zeros(shape, np.int64)
