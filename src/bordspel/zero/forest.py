@@ -14,7 +14,8 @@ visits and total values from its mover's side, PUCT scores over the legal moves 
 moves worth 0, Dirichlet noise at the root, or Gumbel sequential halving at the root
 (:class:`~bordspel.zero.search.SequentialHalving`, the same class on a view of the root's row).
 After a move, :meth:`Forest.advance` keeps the subtree of the move played for the next search,
-as the engine's self-play keeps the child node: the search then visits as the engine's does.
+as the engine's self-play keeps the child node, when it fits in the tree's room (:data:`ROOM`):
+the search then visits as the engine's does.
 """
 
 from __future__ import annotations
@@ -28,7 +29,15 @@ import numpy.typing as npt
 from bordspel.rl.vector import Batch
 from bordspel.zero.search import Encoder, Evaluator, Floats, SearchSettings, SequentialHalving
 
-__all__ = ["CopyingBatch", "Forest", "Positions", "SearchedRoots", "observation_shape", "start_positions"]
+__all__ = [
+    "ROOM",
+    "CopyingBatch",
+    "Forest",
+    "Positions",
+    "SearchedRoots",
+    "observation_shape",
+    "start_positions",
+]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
