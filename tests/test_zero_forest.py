@@ -14,7 +14,7 @@ from bordspel._native import load
 from bordspel.core import State, new_game
 from bordspel.rl.codecs import codec_for
 from bordspel.zero.replay import symmetric_samples
-from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search
+from bordspel.zero.search import Encoder, Floats, Node, SearchSettings, batched_search, improved_policy
 
 pytest.importorskip("gymnasium")
 
@@ -247,3 +247,82 @@ def test_a_training_round_on_quarto_stores_every_searched_position(tmp_path: Any
     trainer.learn(records, ProgressLine(io.StringIO()))
     assert trainer.progress.games == 3 and trainer.buffer.size == 2 * len(records) > 0
     assert all(-1 <= target <= 1 for _, target in records)
+
+
+def test_the_improved_policy_moves_the_priors_towards_the_better_searched_moves() -> None:
+    priors = np.array([0.5, 0.3, 0.2])
+    visits = np.array([4.0, 4.0, 0.0])
+    totals = np.array([-2.0, 3.0, 0.0])  # mean values -0.5 and 0.75; the third completed at their mix
+    policy = improved_policy(priors, visits, totals)
+    assert policy.sum() == pytest.approx(1.0) and policy[1] > priors[1] and policy[0] < priors[0]
+    assert policy[0] < policy[2] < policy[1]  # the mix, (0.5 * -0.5 + 0.3 * 0.75) / 0.8, lies between
+    assert np.allclose(improved_policy(priors, np.zeros(3), np.zeros(3)), priors)
+
+
+def test_gumbel_self_play_learns_the_improved_policy_not_the_visit_shares() -> None:
+    start = new_game("tictactoe")
+    games = self_play(start, python_maker(start), PlaySettings(simulations=8, gumbel=4))
+    shares = [record.shares for game in games for record in game.records]
+    assert all(share.sum() == pytest.approx(1.0) for share in shares)
+    # every legal move keeps a share (from its prior), though only 4 were considered
+    assert any(len(share) > 4 and np.count_nonzero(share) == len(share) for share in shares)
+
+
+class UnevenNetwork:
+    """A different prior for every action and a value that depends on the planes: no ties."""
+
+    def __call__(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        weights = masks * np.linspace(1.0, 2.0, masks.shape[1])
+        priors = (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+        flat = planes.reshape(len(planes), -1)
+        values = np.tanh(flat @ np.sin(np.arange(flat.shape[1], dtype=np.float64)) / 3).astype(np.float32)
+        return priors, values
+
+
+@compiled
+def test_the_array_search_keeps_the_played_moves_tree_and_visits_as_the_engines_search() -> None:
+    rng, state = random.Random(3), new_game("quarto")
+    for _ in range(9):
+        state = state.apply(state.random_move(rng))
+    encoder, network, settings = encoder_of(state), UnevenNetwork(), SearchSettings(simulations=160)
+    root = Node(state, encoder)
+    make = makers(state)[1]
+    positions = start_positions(make, 1, encoder, 2)
+    forest = Forest(make, 1, settings.simulations, observation_shape(encoder), encoder.actions, 2)
+    reused = []
+    for _ in range(3):
+        batched_search([root], encoder, network, settings, np.random.default_rng(0))
+        searched = forest.search(positions, np.ones(1, np.bool_), network, settings, np.random.default_rng(0))
+        ours = {
+            encoder.codec.decode(root.state, int(a)): searched.visits[0, a]
+            for a in np.flatnonzero(searched.visits[0])
+        }
+        assert ours == {move: visits for move, visits in zip(root.moves, root.visits) if visits}
+        reused.append(searched.visits.sum() > settings.simulations)
+        index = int(np.argmax(root.visits))
+        action = encoder.codec.encode(root.state, root.moves[index])
+        root = root.child(index, encoder)
+        positions.step(np.array([action]))
+        forest.advance(np.array([0]), np.array([action]))
+    assert reused[0] is np.False_ and any(reused)  # the tree of a move played is searched on
+
+
+@compiled
+def test_without_noise_both_self_plays_play_the_same_games_and_write_the_same_records() -> None:
+    start = new_game("quarto")
+    encoder, network = encoder_of(start), UnevenNetwork()
+    settings = PlaySettings(simulations=12, noise=0.0, temperature_plies=0)
+    rng = np.random.default_rng(0)
+    engine = engine_self_play([start] * 2, encoder, network, settings, rng)
+    vector = vector_self_play(start, makers(start)[1], [0, 0], encoder, network, settings, rng)
+
+    def records(games: list[PlayedGame]) -> list[Any]:
+        return [
+            (
+                game.returns,
+                [(r.state, dict(zip(r.moves, r.shares.tolist())), round(r.value, 5)) for r in game.records],
+            )
+            for game in games
+        ]
+
+    assert records(vector) == records(engine) and len(engine[0].records) > 4

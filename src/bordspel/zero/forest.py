@@ -13,6 +13,9 @@ The statistics are those of :class:`bordspel.zero.search.Node`: each node's move
 visits and total values from its mover's side, PUCT scores over the legal moves with unvisited
 moves worth 0, Dirichlet noise at the root, or Gumbel sequential halving at the root
 (:class:`~bordspel.zero.search.SequentialHalving`, the same class on a view of the root's row).
+After a move, :meth:`Forest.advance` keeps the subtree of the move played for the next search,
+as the engine's self-play keeps the child node, when it fits in the tree's room (:data:`ROOM`):
+the search then visits as the engine's does.
 """
 
 from __future__ import annotations
@@ -26,7 +29,15 @@ import numpy.typing as npt
 from bordspel.rl.vector import Batch
 from bordspel.zero.search import Encoder, Evaluator, Floats, SearchSettings, SequentialHalving
 
-__all__ = ["CopyingBatch", "Forest", "Positions", "SearchedRoots", "observation_shape", "start_positions"]
+__all__ = [
+    "ROOM",
+    "CopyingBatch",
+    "Forest",
+    "Positions",
+    "SearchedRoots",
+    "observation_shape",
+    "start_positions",
+]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -38,6 +49,9 @@ class CopyingBatch(Batch, Protocol):
     def copy_games(self, source: Any, rows: Ints, into: Ints) -> None:
         """Copy game ``rows[k]`` of ``source`` into game ``into[k]``, for every ``k``."""
 
+
+ROOM = 3
+"""A tree has room for this many times a search's simulations (and its root)."""
 
 BatchMaker = Callable[[int], CopyingBatch]
 """``make(n)``: a batch of ``n`` games, in self-play (no opponent)."""
@@ -88,11 +102,13 @@ def observation_shape(encoder: Encoder) -> tuple[int, ...]:
 
 
 class SearchedRoots:
-    """What a search leaves at each root: the visits of its actions, the value of the position for
-    its mover, and the action Gumbel selection chose (-1 without it)."""
+    """What a search leaves at each root: its actions' priors (noise included), visits and total
+    values, the value of the position for its mover, and the action Gumbel selection chose (-1
+    without it)."""
 
-    def __init__(self, visits: Floats, values: Floats, chosen: Ints) -> None:
-        self.visits, self.values, self.chosen = visits, values, chosen
+    def __init__(self, priors: Floats, visits: Floats, totals: Floats, values: Floats, chosen: Ints) -> None:
+        self.priors, self.visits, self.totals = priors, visits, totals
+        self.values, self.chosen = values, chosen
 
 
 class _RootView:
@@ -135,8 +151,13 @@ class Forest:
         actions: int,
         seats: int,
     ) -> None:
-        self.games, self.nodes, self.actions = games, simulations + 1, actions
+        self.games, self.nodes, self.actions = games, ROOM * simulations + 1, actions
+        """Room for a kept subtree and a search's new nodes (a larger subtree is not kept)."""
         self.simulations = simulations
+        self.count = np.ones(games, np.int64)
+        """Each tree's nodes in use."""
+        self.kept = np.zeros(games, np.bool_)
+        """The games whose tree goes on from the move played (:meth:`advance`)."""
         self.store = make(games * self.nodes)
         self.leaves = Positions(make, games, obs_shape, actions, seats)
         shape = (games, self.nodes)
@@ -144,7 +165,7 @@ class Forest:
         self.legal = np.zeros((*shape, actions), np.bool_)
         self.child_visits = np.zeros((*shape, actions), np.float32)
         self.child_totals = np.zeros((*shape, actions), np.float32)
-        self.children = np.full((*shape, actions), -1, np.int64)
+        self.children = np.full((*shape, actions), -1, np.int32)
         self.parent = np.zeros(shape, np.int64)
         self.action = np.zeros(shape, np.int64)
         self.to_move = np.zeros(shape, np.int64)
@@ -166,9 +187,48 @@ class Forest:
         ``settings.simulations`` simulations each."""
         self._plant(positions, playing, evaluate, settings, rng)
         games = np.flatnonzero(playing)
-        for simulation in range(1, self.simulations + 1):
-            self._simulate(games, simulation, evaluate, settings.exploration)
+        for _ in range(self.simulations):
+            self._simulate(games, evaluate, settings.exploration)
         return self._roots(games)
+
+    def advance(self, games: Ints, actions: Ints) -> None:
+        """Keep, for the next search of each of ``games``, the subtree of the move ``actions``
+        played at its root (as the engine's self-play keeps the child ``Node``); every other
+        game's tree starts anew."""
+        self.kept[:] = False
+        children = self.children[games, 0, actions]
+        going = children > 0
+        games, children = games[going], children[going]
+        going = ~self.terminal[games, children]
+        games, children = games[going], children[going]
+        keep = np.zeros((len(games), self.nodes), np.bool_)
+        keep[np.arange(len(games)), children] = True
+        for node in range(2, self.nodes):  # a parent always comes before its children
+            used = node < self.count[games]
+            keep[:, node] |= keep[np.arange(len(games)), self.parent[games, node]] & used
+        fits = keep.sum(axis=1) + self.simulations <= self.nodes  # else the tree starts anew
+        games, keep = games[fits], keep[fits]
+        if not len(games):
+            return
+        self._compact(games, keep)
+        self.kept[games] = True
+
+    def _compact(self, games: Ints, keep: Bools) -> None:
+        """Move each game's kept nodes to the front of its rows, in order (the first its root)."""
+        renamed = np.where(keep, np.cumsum(keep, axis=1) - 1, -1)
+        rows, old = np.nonzero(keep)
+        game, new = games[rows], renamed[rows, old]
+        self.store.copy_games(self.store, game * self.nodes + old, game * self.nodes + new)
+        for array in (self.priors, self.legal, self.child_visits, self.child_totals, self.to_move,
+                      self.terminal, self.outcome, self.action):  # fmt: skip
+            array[game, new] = array[game, old]
+        children = self.children[game, old]
+        lookup = renamed[rows]
+        self.children[game, new] = np.where(
+            children >= 0, np.take_along_axis(lookup, np.maximum(children, 0), 1), -1
+        )
+        self.parent[game, new] = renamed[rows, self.parent[game, old]]
+        self.count[games] = keep.sum(axis=1)
 
     # -- the roots ----------------------------------------------------------------------------
     def _plant(
@@ -179,18 +239,19 @@ class Forest:
         settings: SearchSettings,
         rng: np.random.Generator,
     ) -> None:
-        """Empty the trees and make each playing game's position its root, valued by the network."""
-        self.child_visits.fill(0)
-        self.child_totals.fill(0)
-        self.children.fill(-1)
-        self.terminal.fill(False)
+        """Make each playing game's position its root, valued by the network; empty the trees
+        not kept from the last move."""
         games = np.flatnonzero(playing)
+        fresh = games[~self.kept[games]]
+        self.child_visits[fresh], self.child_totals[fresh] = 0, 0
+        self.children[fresh], self.terminal[fresh], self.count[fresh] = -1, False, 1
         self.store.copy_games(positions.batch, games, games * self.nodes)
         self.legal[games, 0] = positions.masks[games].astype(np.bool_)
         self.to_move[games, 0] = positions.to_move[games]
         priors, _ = evaluate(positions.planes(games), self.legal[games, 0])
         self.priors[games, 0] = priors
         self.halvings = [None] * self.games
+        self.kept[:] = False
         for game in games.tolist():
             self._prepare_root(game, settings, rng)
 
@@ -211,7 +272,7 @@ class Forest:
             )
 
     def _roots(self, games: Ints) -> SearchedRoots:
-        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0]
+        visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0].copy()
         counted = visits.sum(axis=1)
         values = np.divide(totals.sum(axis=1), counted, out=np.zeros(self.games), where=counted > 0)
         chosen = np.full(self.games, -1, np.int64)
@@ -219,10 +280,10 @@ class Forest:
             halving, view = self.halvings[game], self.views[game]
             if halving is not None and view is not None:
                 chosen[game] = view.actions[halving.best(view)]
-        return SearchedRoots(visits, values.astype(np.float32), chosen)
+        return SearchedRoots(self.priors[:, 0].copy(), visits, totals, values.astype(np.float32), chosen)
 
     # -- a simulation -----------------------------------------------------------------------------
-    def _simulate(self, games: Ints, simulation: int, evaluate: Evaluator, exploration: float) -> None:
+    def _simulate(self, games: Ints, evaluate: Evaluator, exploration: float) -> None:
         """Descend every tree to a leaf, expand the new leaves in one step and one network call,
         and back the values up."""
         nodes, actions = self._descend(games, exploration)
@@ -234,8 +295,8 @@ class Forest:
         leaf_nodes[revisited] = self.children[revisited, nodes[~new], actions[~new]]
         leaf_values[revisited] = self.outcome[revisited, leaf_nodes[revisited]]
         if len(expanding):
-            leaf_nodes[expanding] = simulation
-            self._expand(expanding, nodes[new], actions[new], simulation, evaluate, leaf_values, leaf_seats)
+            leaf_nodes[expanding] = self.count[expanding]
+            self._expand(expanding, nodes[new], actions[new], evaluate, leaf_values, leaf_seats)
         self._backup(games, leaf_nodes[games], leaf_values[games], leaf_seats[games])
 
     def _descend(self, games: Ints, exploration: float) -> tuple[Ints, Ints]:
@@ -276,31 +337,36 @@ class Forest:
         games: Ints,
         parents: Ints,
         actions: Ints,
-        node: int,
         evaluate: Evaluator,
         leaf_values: npt.NDArray[np.float64],
         leaf_seats: Ints,
     ) -> None:
-        """Play ``actions`` from the ``parents`` of ``games`` into the new node ``node`` of each,
-        value the unfinished ones in one network call, and give each its value and seat."""
-        leaves = self.leaves
-        self.leaves.batch.copy_games(self.store, games * self.nodes + parents, games)
+        """Play ``actions`` from the ``parents`` of ``games`` into a new node of each, value the
+        unfinished ones in one network call, and give each its value and seat."""
+        leaves, nodes = self.leaves, self.count[games]
+        self.count[games] += 1
+        leaves.batch.copy_games(self.store, games * self.nodes + parents, games)
         played = np.zeros(self.games, np.int64)
         played[games] = actions
         leaves.step(played)
-        self.store.copy_games(leaves.batch, games, games * self.nodes + node)
-        self.children[games, parents, actions] = node
-        self.parent[games, node], self.action[games, node] = parents, actions
+        self.store.copy_games(leaves.batch, games, games * self.nodes + nodes)
+        self.children[games, parents, actions] = nodes
+        self.parent[games, nodes], self.action[games, nodes] = parents, actions
+        self.children[games, nodes], self.child_visits[games, nodes], self.child_totals[games, nodes] = (
+            -1,
+            0,
+            0,
+        )
         over = leaves.terminated[games].astype(np.bool_)
-        self.terminal[games, node] = over
-        self.outcome[games, node] = leaves.returns[games, 0]
-        self.to_move[games, node] = leaves.to_move[games]
-        self.legal[games, node] = leaves.masks[games].astype(np.bool_)
+        self.terminal[games, nodes] = over
+        self.outcome[games, nodes] = leaves.returns[games, 0]
+        self.to_move[games, nodes] = leaves.to_move[games]
+        self.legal[games, nodes] = leaves.masks[games].astype(np.bool_)
         leaf_values[games[over]] = leaves.returns[games[over], 0]
-        going = games[~over]
+        going, going_nodes = games[~over], nodes[~over]
         if len(going):
-            priors, values = evaluate(leaves.planes(going), self.legal[going, node])
-            self.priors[going, node] = priors
+            priors, values = evaluate(leaves.planes(going), self.legal[going, going_nodes])
+            self.priors[going, going_nodes] = priors
             leaf_values[going], leaf_seats[going] = values, leaves.to_move[going]
 
     def _backup(self, games: Ints, nodes: Ints, values: npt.NDArray[np.float64], seats: Ints) -> None:

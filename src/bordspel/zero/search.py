@@ -33,6 +33,7 @@ __all__ = [
     "SequentialHalving",
     "batched_search",
     "evaluate_states",
+    "improved_policy",
     "masked_softmax",
 ]
 
@@ -222,6 +223,35 @@ class SequentialHalving:
     def best(self, root: RootStats) -> int:
         """The move to play: the survivor with the best score."""
         return max(self.survivors, key=lambda index: self._score(root, index))
+
+
+GUMBEL_VALUE_SCALE = 0.1
+"""``c_scale`` of the policy target's value transform (mctx's ``value_scale``)."""
+
+
+def improved_policy(
+    priors: npt.NDArray[np.floating[Any]],
+    visits: npt.NDArray[np.floating[Any]],
+    totals: npt.NDArray[np.floating[Any]],
+) -> Floats:
+    """Gumbel MuZero's policy target for a root searched by sequential halving, over its moves:
+    the softmax of the log priors plus ``(c_visit + most visits) * c_scale * q``, where ``q`` is
+    each move's completed value rescaled to 0-1 over the moves (its mean value; a move not
+    visited gets the prior-weighted mean of the visited ones), as mctx's
+    ``qtransform_completed_by_mix_value`` (without the network's own value of the root). Visit
+    shares are no target here: sequential halving sets the visits by its schedule."""
+    visited = visits > 0
+    means = np.where(visited, totals / np.maximum(visits, 1), 0.0)
+    weights = np.where(visited, priors, 0.0)
+    mixed = float((weights * means).sum() / weights.sum()) if weights.sum() > 0 else 0.0
+    completed = np.where(visited, means, mixed)
+    spread = completed.max() - completed.min()
+    rescaled = (completed - completed.min()) / spread if spread > 0 else np.zeros_like(completed)
+    sigma = (GUMBEL_VISIT_SCALE + visits.max()) * GUMBEL_VALUE_SCALE * rescaled
+    logits = np.log(np.maximum(priors, np.finfo(np.float64).tiny)) + sigma
+    shares = np.exp(logits - logits.max())
+    policy: Floats = (shares / shares.sum()).astype(np.float32)
+    return policy
 
 
 def evaluate_states(

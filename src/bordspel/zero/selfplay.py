@@ -7,8 +7,10 @@
   :class:`bordspel.zero.forest.Forest` (NumPy arrays over all games).
 
 In both, a move is drawn by the root's visit shares for the first ``temperature_plies`` searched
-plies and is the most visited after; with ``gumbel`` it is the move Gumbel sequential halving
-chooses. A seat whose search values its position below ``-resign`` resigns (0: never).
+plies and is the most visited after, and the policy target is the visit shares. With ``gumbel``
+the root has Gumbel noise instead of Dirichlet noise, the move is the one Gumbel sequential
+halving chooses, and the policy target is :func:`~bordspel.zero.search.improved_policy`'s. A
+seat whose search values its position below ``-resign`` resigns (0: never).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from bordspel.zero.forest import (
     start_positions,
 )
 from bordspel.zero.replay import Record
-from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
+from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search, improved_policy
 
 __all__ = ["PlaySettings", "PlayedGame", "batch_maker", "engine_self_play", "opened", "vector_self_play"]
 
@@ -48,8 +50,9 @@ class PlaySettings:
     resign: float = 0.0
 
     def search(self) -> SearchSettings:
-        """The search's settings."""
-        return SearchSettings(self.simulations, noise=self.noise, alpha=self.alpha, gumbel=self.gumbel)
+        """The search's settings: Dirichlet noise, or with ``gumbel`` Gumbel noise instead."""
+        noise = 0.0 if self.gumbel else self.noise
+        return SearchSettings(self.simulations, noise=noise, alpha=self.alpha, gumbel=self.gumbel)
 
 
 @dataclass
@@ -103,7 +106,9 @@ def engine_self_play(
         batched_search([roots[i] for i in playing], encoder, evaluate, search, rng)
         for i in playing:
             root = roots[i]
-            shares = root.policy()
+            shares = (
+                improved_policy(root.priors, root.visits, root.totals) if settings.gumbel else root.policy()
+            )
             records[i].append(Record(root.state, root.moves, shares, root.value()))
             results[i] = resigned(root.value(), root.state.to_move, settings)
             index = root.best() if settings.gumbel else choose(shares, len(records[i]) - 1, settings, rng)
@@ -177,6 +182,7 @@ def vector_self_play(
                 continue
             actions[game] = _searched_move(games, game, legal, roots, positions, settings, rng)
         positions.step(actions)
+        forest.advance(np.flatnonzero(searching), actions[searching])
         _note_moves(games, playing, actions, positions)
     return [_played(start, encoder, games, game) for game in range(count)]
 
@@ -188,6 +194,8 @@ def _searched_move(
     """Record game ``game``'s searched position and choose its move (or resign)."""
     visits = roots.visits[game, legal]
     shares = (visits / visits.sum()).astype(np.float32)
+    if settings.gumbel:
+        shares = improved_policy(roots.priors[game, legal], visits, roots.totals[game, legal])
     value = float(roots.values[game])
     games.searched[game].append((len(games.actions[game]), legal, shares, value))
     games.results[game] = resigned(value, int(positions.to_move[game]), settings)
