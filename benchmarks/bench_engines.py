@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from bordspel._native import backend
-from bordspel.core import State, new_game
+from bordspel.core import State, canonical_symmetry, new_game
 from bordspel.games.santorini import batch as santorini_batch
 from bordspel.games.santorini.engine import SantoriniState
 
@@ -107,6 +107,22 @@ def report_santorini_search(start: SantoriniState, smoke: bool) -> None:
         print(f"{label:44} {result.nodes:>11,} nodes in {seconds:.3f} s ({result.nodes / seconds:,.0f}/s)")
 
 
+def report_canonical(smoke: bool) -> None:
+    """``canonical()`` of positions along random games; for Quarto also the generic answer (every
+    one of the 12,288 images written out) that its narrowing replaces."""
+    for game in ("hermit", "quarto", "santorini"):
+        rng, state, found = random.Random(2), new_game(game), []
+        while not state.is_over() and len(found) < (4 if smoke else 12):
+            found.append(state)
+            state = state.apply(state.random_move(rng))
+        quick, _ = best_of(1, lambda: [canonical_symmetry(s) for s in found])  # noqa: B023
+        line = f"{game.capitalize() + ' canonical()':44} {quick / len(found) * 1000:8.2f} ms a position"
+        if game == "quarto":
+            generic, _ = best_of(1, lambda: [State.canonical_symmetry(s) for s in found])  # noqa: B023
+            line += f" (every image written: {generic / len(found) * 1000:.1f} ms)"
+        print(line, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="small sizes, one repeat")
@@ -130,6 +146,7 @@ def main() -> None:
     report_games("Santorini 3p random games", new_game("santorini", players=3), games // 4, repeats, False)
     report_games("Hermit 5x5 random games", new_game("hermit", size=5), games // 4, repeats, False)
     report_games("Quarto random games", new_game("quarto"), games // 10, repeats, False)
+    report_canonical(args.smoke)
 
 
 if __name__ == "__main__":

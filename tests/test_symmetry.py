@@ -8,9 +8,11 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bordspel.core import BordspelError, State, canonical, canonical_symmetry, new_game, square_symmetries
-from bordspel.games.quarto.engine import QuartoState
+from bordspel.games.quarto.engine import DEFAULT_PIECES, PieceSet, QuartoState
 from bordspel.games.santorini.engine import SantoriniState
 
 from .variants import GOD_IDS, GOD_VARIANTS, IDS, VARIANTS
@@ -148,3 +150,22 @@ def test_a_symmetry_out_of_range_is_refused() -> None:
         new_game("hermit").transform(48)
     with pytest.raises(BordspelError, match="whole number"):
         new_game("santorini").transform_move(new_game("santorini").legal_moves()[0], "1")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(
+    advanced=st.booleans(),
+    chars=st.sampled_from([DEFAULT_PIECES.chars, tuple("!#$%&'+0abcdefgh"), tuple("PONMLKJIHGFEDCBA")]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 12),
+)
+def test_quartos_quick_canonical_symmetry_is_the_generic_one(
+    advanced: bool, chars: tuple[str, ...], seed: int, plies: int
+) -> None:
+    pieces = PieceSet(DEFAULT_PIECES.characteristics, DEFAULT_PIECES.values, chars)
+    state, rng = QuartoState.initial(advanced=advanced, pieces=pieces), random.Random(seed)
+    for _ in range(plies):
+        if not state.is_over():
+            state = state.apply(state.random_move(rng))
+    assert state.canonical_symmetry() == State.canonical_symmetry(state)
