@@ -22,6 +22,8 @@ FOLDER = Path(__file__).parent / "pages"
 STATIC = Path(__file__).parent / "static"
 IMPORT = re.compile(r'^import .* from "\./([\w-]+\.js)";$', re.M)
 SHARED_SCRIPTS = ("app.js", "account.js", "notices.js")
+PART = re.compile(r"^( *)\$\{([\w-]+)\}$", re.M)
+"""A line of a page's ``<main>`` that stands for a part shared with other pages."""
 
 TAGLINE = '<span class="games" data-i18n="tagline">board games to play and to learn</span>'
 TITLE = '<span id="title"></span>'
@@ -81,7 +83,7 @@ def render(name: str) -> str:
         body=_body(page),
         heading="\n    ".join(page.heading),
         nav=_nav(page),
-        main=indent((FOLDER / f"{page.name}.html").read_text(encoding="utf-8"), "  "),
+        main=indent(_main(page), "  "),
         preload="".join(
             f'\n  <link rel="modulepreload" href="/static/{module}">' for module in modules(page)
         ),
@@ -90,6 +92,17 @@ def render(name: str) -> str:
             for script in (*SHARED_SCRIPTS, *page.scripts)
         ).rstrip("\n"),
     )
+
+
+def _main(page: Page) -> str:
+    """The page's ``<main>``, each line ``${name}`` replaced by the part it shares with other pages
+    (``pages/parts/<name>.html``) at that line's indentation."""
+    text = (FOLDER / f"{page.name}.html").read_text(encoding="utf-8")
+    return PART.sub(lambda found: indent(_part(found.group(2)), found.group(1)), text)
+
+
+def _part(name: str) -> str:
+    return (FOLDER / "parts" / f"{name}.html").read_text(encoding="utf-8").rstrip("\n")
 
 
 def modules(page: Page) -> list[str]:

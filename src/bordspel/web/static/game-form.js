@@ -4,12 +4,18 @@
 import { $, element } from "./dom.js";
 import { language, t, titleOf } from "./words.js";
 
-// The game to choose (a radio button per game) on the start page and the lobby's form.
-export const gameChoices = (meta) => Object.keys(meta.games).map((name) => {
-  const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
-  input.addEventListener("change", () => showOptions(meta, name));
-  return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
-});
+// The game to choose (a radio button per game) and the links to the games' rules, on the start
+// page and the lobby's form (pages/parts/game-fields.html).
+export function showGameChoices(meta) {
+  const names = Object.keys(meta.games);
+  $("#game-choice").replaceChildren(...names.map((name) => {
+    const input = element("input", { type: "radio", name: "game", value: name, id: `game-${name}` });
+    input.addEventListener("change", () => showOptions(meta, name));
+    return element("label", { for: `game-${name}` }, input, titleOf(meta, name));
+  }));
+  $("#rules-links").replaceChildren(...names.filter((name) => meta.games[name].rules).flatMap((name, i) => [
+    ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
+}
 
 // The options chosen in the form: numbers, flags and each seat's choices (gods).
 export function chosenOptions(meta, game) {

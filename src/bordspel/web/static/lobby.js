@@ -3,7 +3,7 @@
 import { chosenClock } from "./clock-picker.js";
 import { clockLabel } from "./clock.js";
 import { $, api, element } from "./dom.js";
-import { chosenOptions, gameChoices, optionWord, showOptions } from "./game-form.js";
+import { chosenOptions, optionWord, showGameChoices, showOptions } from "./game-form.js";
 import { forgetChallenge, keepChallenge, keptChallenges, remember } from "./kept.js";
 import { onLanguage, t, titleOf } from "./words.js";
 
@@ -13,7 +13,7 @@ async function lobbyPage() {
   const lobby = { meta, data: { challenges: [], games: [] } };
   let chosen = Object.keys(meta.games)[0];
   const form = () => {
-    $("#game-choice").replaceChildren(...gameChoices(meta));
+    showGameChoices(meta);
     $(`#game-${chosen}`).checked = true;
     showOptions(meta, chosen);
   };

@@ -3,7 +3,7 @@
 
 import { chosenClock } from "./clock-picker.js";
 import { $, api, element } from "./dom.js";
-import { chosenOptions, gameChoices, showOptions } from "./game-form.js";
+import { chosenOptions, showGameChoices, showOptions } from "./game-form.js";
 import { remember, storedGames } from "./kept.js";
 import { onGames } from "./notices.js";
 import { language, onLanguage, t, titleOf } from "./words.js";
@@ -11,12 +11,7 @@ import { language, onLanguage, t, titleOf } from "./words.js";
 async function startPage() {
   const meta = await api("GET", "/api/meta");
   const names = Object.keys(meta.games);
-  const labels = () => {
-    $("#game-choice").replaceChildren(...gameChoices(meta));
-    $("#rules-links").replaceChildren(...names.filter((name) => meta.games[name].rules).flatMap((name, i) => [
-      ...(i ? [" · "] : []), element("a", { href: `/rules/${name}`, text: titleOf(meta, name) })]));
-  };
-  labels();
+  showGameChoices(meta);
   const home = { meta, accountGames: [] };
   showStoredGames(home);
   onLanguage.push(() => showStoredGames(home));
@@ -35,7 +30,7 @@ async function startPage() {
   pick();
   onLanguage.push(() => {
     chosen = document.querySelector("input[name=game]:checked").value;
-    labels();
+    showGameChoices(meta);
     pick();
   });
   $("#new-game").addEventListener("submit", async (event) => {
