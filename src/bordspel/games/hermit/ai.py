@@ -285,7 +285,7 @@ KNOWLEDGE = Knowledge(
     evaluate=evaluate,
     levels={
         "easy": "random",
-        "medium": "alphabeta:depth=2,solver=0",
+        "medium": "alphabeta:depth=2,eval=regions,solver=0",
         "hard": "alphabeta:time=1,solver_share=0.9,eval=regions,solver=prune",
         "perfect": "alphabeta:time=600,solver_time=600",
         "easy-v1": "random",
