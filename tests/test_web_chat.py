@@ -209,7 +209,7 @@ def test_a_message_written_through_one_app_wakes_the_chat_stream_of_another(web_
     slow_poll = ApiSettings(events_poll=60.0, events_lifetime=120.0)  # only the fan-out can tell
     with serving(create_app(web_db, slow_poll)) as watching, TestClient(create_app(web_db)) as writing:
         game = new(writing)
-        with stream(f"{watching}/api/games/{game['id']}/chat/events") as versions:
+        with stream(f"{watching}/api/games/{game['id']}/events", "chat") as versions:
             assert versions.get(timeout=30) == 0
             for count in (1, 2):
                 assert say(writing, game, count % 2, f"message {count}").status_code == 201

@@ -102,3 +102,26 @@ def test_a_challenge_accepted_is_told_on_the_home_page_and_an_aborted_game_is_no
         profile = host.request.get(f"{base_url}/api/players/{name}").json()
         assert profile["ratings"] == {} and profile["games"][0]["result"] == "aborted"
     assert not errors
+
+
+def test_three_tabs_of_a_game_leave_room_for_another_page_and_share_one_live_channel(
+    browser: Browser, base_url: str
+) -> None:
+    """A browser opens at most six connections to a site: each game page keeps one stream (the
+    game's, with its chat's count) and one tab holds the account's live channel for all."""
+    context = browser.new_context(viewport=DESKTOP)
+    first = context.new_page()
+    first.goto(f"{base_url}/lobby")
+    sign_up(first, "carla")
+    created = first.request.post(
+        f"{base_url}/api/games", data={"game": "quarto", "options": {}, "seats": ["human", "human"]}
+    ).json()
+    tabs = [first, context.new_page(), context.new_page()]
+    for tab in tabs:
+        tab.goto(f"{base_url}/games/{created['id']}")
+        live(tab)
+    lobby = context.new_page()
+    lobby.goto(f"{base_url}/lobby", timeout=10_000)
+    expect(lobby.locator("#game-choice label").first).to_be_visible(timeout=10_000)  # /api/meta answered
+    live(lobby)  # told by the tab that holds the channel
+    context.close()

@@ -65,8 +65,8 @@ def _wait_until_it_answers(url: str) -> None:
 
 
 @contextmanager
-def stream(url: str) -> Iterator[queue.Queue[int]]:
-    """The versions a live-update stream of ``url`` announces, as they come."""
+def stream(url: str, event: str = "version") -> Iterator[queue.Queue[int]]:
+    """The numbers a live-update stream of ``url`` announces in its ``event`` events, as they come."""
     versions: queue.Queue[int] = queue.Queue()
     ready = threading.Event()
 
@@ -76,8 +76,8 @@ def stream(url: str) -> Iterator[queue.Queue[int]]:
             kind = ""
             for line in got.iter_lines():
                 kind = line[6:].strip() if line.startswith("event:") else kind
-                if line.startswith("data:") and kind == "version":
-                    versions.put(json.loads(line[5:])["version"])
+                if line.startswith("data:") and kind == event:
+                    versions.put(json.loads(line[5:])[event])
 
     threading.Thread(target=read, daemon=True).start()
     ready.wait(30)

@@ -13,7 +13,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -228,6 +228,8 @@ class Api:
         )
         """The graph worker of this process, if it has one (the app starts and stops it)."""
         self.streams = StreamSlots(settings.streams_per_client, settings.streams_total)
+        self.game_parts: dict[str, tuple[Callable[[str], str], Callable[[str], int]]] = {}
+        """The game stream's other numbered parts: per name, the key of a game's part and its number."""
         self.lobby = Lobby(
             store, settings.challenge_lifetime, settings.challenges_per_address, settings.games_per_minute
         )
@@ -462,10 +464,16 @@ class Api:
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def events(self, request: Request) -> Response:
-        """``GET /api/games/{id}/events``: a stream of the game's versions (Server-Sent Events)."""
+        """``GET /api/games/{id}/events``: a stream of the game's versions (Server-Sent Events),
+        and of the numbers of the game's other live parts (``game_parts``: the chat's)."""
         key = game_id(request)
         await run_in_threadpool(self.store.version, key)  # NotFound before the stream starts
-        return self.stream(request, key, lambda: self.store.version(key))
+        parts: dict[str, tuple[str, Callable[[], int]]] = {
+            "version": (key, functools.partial(self.store.version, key))
+        }
+        for name, (key_of, read) in self.game_parts.items():
+            parts[name] = (key_of(key), functools.partial(read, key))
+        return self.stream(request, parts)
 
     async def notices(self, request: Request) -> Response:
         """``GET /api/notices``: a stream of the logged-in account's games (Server-Sent Events,
@@ -486,16 +494,13 @@ class Api:
 
     async def lobby_events(self, request: Request) -> Response:
         """``GET /api/lobby/events``: a stream of the lobby's versions (Server-Sent Events)."""
-        return self.stream(request, LOBBY, self.lobby.version)
+        return self.stream(request, {"version": (LOBBY, self.lobby.version)})
 
-    def stream(self, request: Request, key: str, read: Callable[[], int]) -> Response:
-        """A stream (Server-Sent Events) of ``read()``, read again whenever ``key`` changes."""
-
-        async def version() -> int:
-            return await run_in_threadpool(read)
-
+    def stream(self, request: Request, parts: dict[str, tuple[str, Callable[[], int]]]) -> Response:
+        """A stream (Server-Sent Events) of each part's number, read again whenever its key changes."""
+        numbered = {name: (key, _in_thread(read)) for name, (key, read) in parts.items()}
         settings = self.settings
-        stream = version_stream(key, version, self.changes, settings.events_lifetime, settings.events_poll)
+        stream = version_stream(numbered, self.changes, settings.events_lifetime, settings.events_poll)
         return self._streaming(request, stream)
 
     def _streaming(self, request: Request, stream: AsyncIterator[str]) -> Response:
@@ -621,6 +626,15 @@ class Api:
             "link": link,
             "game": view,
         }
+
+
+def _in_thread(read: Callable[[], int]) -> Callable[[], Awaitable[int]]:
+    """``read`` run in the thread pool (it reads the database)."""
+
+    async def number() -> int:
+        return await run_in_threadpool(read)
+
+    return number
 
 
 async def _board_question(request: Request) -> tuple[str, str, int]:

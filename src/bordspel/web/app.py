@@ -275,7 +275,6 @@ def create_app(
         _get("/api/games/{id}/chat", chat.show),
         _post("/api/games/{id}/chat", chat.write),
         _post("/api/games/{id}/chat/settings", chat.choose),
-        _get("/api/games/{id}/chat/events", chat.events),
         _get("/api/games/{id}/events", api.events),
         _get("/api/games/{id}/analysis", api.analysis),
         _get("/api/games/{id}/graph", api.graph),

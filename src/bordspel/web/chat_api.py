@@ -3,8 +3,9 @@
 - ``GET /api/games/{id}/chat``: the rooms the caller reads, their messages and the player's settings.
 - ``POST /api/games/{id}/chat`` ``{"room": "players" | "spectators", "text": ...}``: 201 with the message.
 - ``POST /api/games/{id}/chat/settings`` ``{"off": bool, "muted": bool}`` (either): a player's choices.
-- ``GET /api/games/{id}/chat/events``: a stream (Server-Sent Events) of the chat's message count;
-  the page reads the chat again when it changes (the stream is public: the messages are not).
+- The game's stream (``GET /api/games/{id}/events``) also sends ``event: chat`` with the chat's
+  message count; the page reads the chat again when it changes (the count is public: the
+  messages are not).
 - ``GET /api/games/{id}/record?chat=yes``: the record with the players' chat (players only).
 
 The caller is a player by seat token or account, as for moves.
@@ -32,6 +33,7 @@ class ChatApi:
     def __init__(self, api: Api) -> None:
         self.api = api
         self.chat = Chat(api.store)
+        api.game_parts["chat"] = (chat_key, self.chat.version)
 
     async def _reader(self, request: Request, key: str) -> Reader:
         return Reader(await self.api.seat_of(request, key), await self.api.account_id(request))
@@ -61,12 +63,6 @@ class ChatApi:
         key = game_id(request)
         seat = await self.api.seat_of(request, key)
         return JSONResponse(await run_in_threadpool(self.chat.choose, key, seat, off, muted))
-
-    async def events(self, request: Request) -> Response:
-        """``GET /api/games/{id}/chat/events``."""
-        key = game_id(request)
-        await run_in_threadpool(self.chat.version, key)  # NotFound before the stream starts
-        return self.api.stream(request, chat_key(key), lambda: self.chat.version(key))
 
     async def record(self, request: Request) -> Response:
         """``GET /api/games/{id}/record``: the record; with ``?chat=yes``, a player's, with the chat."""

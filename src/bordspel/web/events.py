@@ -1,4 +1,5 @@
-"""Live updates: a Server-Sent Events stream of a game's version.
+"""Live updates: Server-Sent Events streams of a game's version (and its chat's), the lobby's,
+and an account's games.
 
 Every change the app stores wakes the game's listeners (``Changes.notify``), and so does every
 change another process stores (``bordspel.web.fanout``); each stream also looks at the stored
@@ -14,14 +15,14 @@ import asyncio
 import json
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from typing import Any
 
 from bordspel.web.db import Busy
 from bordspel.web.metrics import OPEN_STREAMS
 
-__all__ = ["Changes", "StreamSlots", "snapshot_stream", "version_stream"]
+__all__ = ["Changes", "Numbered", "StreamSlots", "snapshot_stream", "version_stream"]
 
 RECONNECT_MS = 1000
 CLOSING_RECONNECT_MS = 2000
@@ -148,23 +149,39 @@ def _told(event: str, current: object, last: object) -> str:
     return f"event: {event}\ndata: {json.dumps(current)}\n\n" if current != last else ": still here\n\n"
 
 
+Numbered = tuple[str, Callable[[], Awaitable[int]]]
+"""A numbered part of a stream: the key whose changes wake it, and how to read its number."""
+
+
 async def version_stream(
-    game_id: str, version: Callable[[], Awaitable[int]], changes: Changes, lifetime: float, poll: float
+    parts: Mapping[str, Numbered], changes: Changes, lifetime: float, poll: float
 ) -> AsyncIterator[str]:
-    """SSE text: ``event: version`` with ``{"version": n}`` whenever the version changes."""
+    """SSE text: for each part, ``event: <name>`` with ``{"<name>": n}`` whenever its number
+    changes. A game's ``version`` and its ``chat``'s count share one stream: a browser opens at
+    most six connections to a site, so a page's streams must be few."""
     yield f"retry: {RECONNECT_MS}\n\n"
-    end, last = time.monotonic() + lifetime, None
-    with changes.watching(game_id):
-        while time.monotonic() < end:
-            changed = changes.event(game_id)
+    end, last = time.monotonic() + lifetime, dict[str, int]()
+    keys = frozenset(key for key, _ in parts.values())
+    while time.monotonic() < end:
+        with changes.any_of(keys) as changed:
             if changes.closed:
                 yield CLOSING
                 return
-            current = await version()
-            yield _told("version", {"version": current}, {"version": last})
+            current = {name: await read() for name, (_, read) in parts.items()}
+            yield _changed_parts(current, last)
             last = current
             with suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(poll, max(0.0, end - time.monotonic())))
+
+
+def _changed_parts(current: dict[str, int], last: dict[str, int]) -> str:
+    """SSE text: an event for each part whose number changed, else a heartbeat."""
+    told = [
+        f"event: {name}\ndata: {json.dumps({name: value})}\n\n"
+        for name, value in current.items()
+        if last.get(name) != value
+    ]
+    return "".join(told) or ": still here\n\n"
 
 
 async def snapshot_stream(

@@ -1,10 +1,11 @@
 // A game's chat, on the game's page (bordspel.web.chat): the players' room for the players, the
-// spectators' room for everyone else (and for the players once the game is over). The stream
-// GET /api/games/{id}/chat/events tells when the chat changed; the page then reads the rooms it
+// spectators' room for everyone else (and for the players once the game is over). The game's
+// stream (GET /api/games/{id}/events, its "chat" events) tells when the chat changed; the page then reads the rooms it
 // may read with the seat's token (or the account's cookie). A player may mute the others or
 // turn the chat off. Every message is put on the page as text (textContent), never as HTML.
 
 import { api, element } from "./dom.js";
+import { gameStream } from "./game-stream.js";
 import { addWords, onLanguage, t } from "./words.js";
 
 const WORDS = {
@@ -40,8 +41,8 @@ function start() {
     if (chat.over !== null && over !== chat.over) load();
     chat.over = over;
   });
-  const source = window.EventSource ? new EventSource(`/api/games/${encodeURIComponent(id)}/chat/events`) : null;
-  if (source) source.addEventListener("version", load);
+  const source = gameStream(id);
+  if (source) source.addEventListener("chat", load);
   else load();
 }
 

@@ -7,6 +7,7 @@ import { animateArrival, drawBoard, fitBoard } from "./board.js";
 import { boardEvents, highlight, prompt, toolbar } from "./clicks.js";
 import { tickClocks } from "./clock.js";
 import { $, api, element } from "./dom.js";
+import { gameStream } from "./game-stream.js";
 import { askHint, showHint } from "./hint.js";
 import { remember, storedGames } from "./kept.js";
 import { analysisLink } from "./links.js";
@@ -51,7 +52,7 @@ function gamePage() {
 // Live updates: the server sends the game's version when it changes; polling only while the
 // event stream is not open (no EventSource, or reconnecting).
 function listen(page) {
-  const source = window.EventSource ? new EventSource(`/api/games/${page.id}/events`) : null;
+  const source = gameStream(page.id);
   if (source) {
     source.addEventListener("version", (event) => {
       if (!page.view || JSON.parse(event.data).version !== page.view.version) refresh(page);

@@ -1,5 +1,5 @@
 // The live channel of a logged-in player, on every page: GET /api/notices streams a snapshot of
-// their games whenever one changes. Each snapshot is compared with the one before: a new game
+// their games whenever one changes (one tab of the browser holds the stream and passes it on). Each snapshot is compared with the one before: a new game
 // (a challenge accepted, a rematch offered), a game that turned to your move, a takeback asked
 // and a game that ended each show a banner under the header with a link to the game, and the
 // tab's title counts the games where it is your move: "(1) bordspel — Lobby". With the tab
@@ -54,9 +54,27 @@ async function start() {
     return;
   }
   if (!session.username || !window.EventSource) return;
-  const source = new EventSource("/api/notices");
-  source.addEventListener("snapshot", (event) => received(JSON.parse(event.data).games));
   new MutationObserver(countInTitle).observe(document.querySelector("title"), { childList: true });
+  if (!navigator.locks || !window.BroadcastChannel) return listen(null);
+  const channel = new BroadcastChannel(`bordspel-notices-${session.username}`);
+  channel.onmessage = (event) => {
+    if (event.data.games) received(event.data.games);
+    else if (event.data.ask && latest) channel.postMessage({ games: latest });
+  };
+  channel.postMessage({ ask: true }); // the tab with the stream answers with its last snapshot
+  // One tab of the browser holds the stream (a lock it keeps until it closes: then the next
+  // tab's request gets it) and passes each snapshot on to the others: a browser opens at most six
+  // connections to a site, and every tab's own stream would use one of them.
+  navigator.locks.request(`bordspel-notices-${session.username}`, () => new Promise(() => listen(channel)));
+}
+
+function listen(channel) {
+  const source = new EventSource("/api/notices");
+  source.addEventListener("snapshot", (event) => {
+    const games = JSON.parse(event.data).games;
+    received(games);
+    if (channel) channel.postMessage({ games });
+  });
 }
 
 function received(games) {
