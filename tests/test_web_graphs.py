@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bordspel.ai import analyse
+from bordspel.puzzles import as_puzzle, load_puzzles, proof_of, winning_moves
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.graphs import (
     BLUNDER,
@@ -93,6 +94,27 @@ def test_a_finished_game_gets_its_graph_with_the_thrown_win_marked_from_the_solv
         0
     ].items()
     assert proofs[0]["move"] == HERMIT_4[THROWN - 1]
+
+
+@pytest.mark.slow
+def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win(
+    client: TestClient,
+) -> None:
+    game = play(client, HERMIT_4)
+    graph_of(client, game)
+    state, expected = start_state("hermit", {"size": 4}), []
+    for move in HERMIT_4:
+        expected.append(as_puzzle(state, proof_of("hermit"), game))
+        state = state.play(move)
+    met = [puzzle for puzzle in expected if puzzle is not None]
+    assert met and all(puzzle.id not in {p.id for p in load_puzzles()} for puzzle in met)
+    for puzzle in met:
+        shown = client.get(f"/api/puzzles/{puzzle.id}").json()["puzzle"]
+        assert shown["source"] == game and shown["start"] == puzzle.start
+        assert shown["distance"] == puzzle.distance and shown["rating"] == puzzle.rating
+    right = winning_moves(proof_of("hermit"), met[0].state(), met[0].distance)[0]
+    answer = client.post(f"/api/puzzles/{met[0].id}/moves", json={"line": [], "move": right}).json()
+    assert answer["result"] in ("right", "solved")
 
 
 def test_a_game_that_goes_on_has_no_graph_yet(client: TestClient) -> None:

@@ -16,7 +16,7 @@ from bordspel.web.app import create_app
 from tests.test_web_accounts import sign_up
 from tests.test_web_chat import SETTINGS
 
-GAMES = ["hermit", "quarto", "santorini"]
+GAMES = ("hermit", "quarto", "santorini")
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ a line, see :class:`Puzzle`); ``python -m bordspel.puzzles.make --game G`` regen
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -24,7 +25,18 @@ from typing import Protocol
 
 from bordspel.core import Part, State, available_games, game_class, game_part
 
-__all__ = ["PROOF_PART", "Proof", "Puzzle", "load_puzzles", "proof_of", "puzzle_games", "puzzle_rating"]
+__all__ = [
+    "PROOF_PART",
+    "Proof",
+    "Puzzle",
+    "as_puzzle",
+    "find_puzzle",
+    "load_puzzles",
+    "proof_of",
+    "puzzle_games",
+    "puzzle_rating",
+    "winning_moves",
+]
 
 
 class Proof(Protocol):
@@ -59,11 +71,11 @@ def proof_of(game: str) -> Proof:
     return factory()
 
 
-def puzzle_games() -> list[str]:
-    """The games with puzzles."""
-    return [
-        game for game in available_games() if files("bordspel.puzzles").joinpath(f"{game}.jsonl").is_file()
-    ]
+@cache
+def puzzle_games() -> tuple[str, ...]:
+    """The games with puzzles (a file of shipped ones)."""
+    shipped = files("bordspel.puzzles")
+    return tuple(game for game in available_games() if shipped.joinpath(f"{game}.jsonl").is_file())
 
 
 def winning_moves(proof: Proof, state: State, plies: int) -> list[str]:
@@ -109,6 +121,35 @@ def puzzle_rating(distance: int, winning: int, moves: int) -> int:
     (600 for a win in one ply with every move right, up to about 2,400)."""
     scarcity = 1.0 - winning / moves
     return round(600 + 150 * (distance - 1) + 900 * scarcity**2)
+
+
+def as_puzzle(state: State, proof: Proof, source: str | None = None) -> Puzzle | None:
+    """The position as a puzzle, if the player to move wins and at most half the moves do."""
+    distance = proof.plies(state)
+    if distance is None:
+        return None
+    moves = len(state.legal_moves())
+    winning = len(winning_moves(proof, state, distance))
+    if winning * 2 > moves:
+        return None
+    start = state.to_str()
+    key = hashlib.sha256(start.encode()).hexdigest()[:10]
+    rating = puzzle_rating(distance, winning, moves)
+    return Puzzle(f"{state.name[0]}{key}", state.name, start, distance, winning, moves, rating, source)
+
+
+@cache
+def _kept_proof(game: str) -> Proof:
+    return proof_of(game)
+
+
+def find_puzzle(game: str, position: str, source: str) -> Puzzle | None:
+    """The position of the site's game ``source`` as a puzzle, if it is one (a process keeps
+    one proof a game, with its solver's table)."""
+    if game not in puzzle_games():
+        return None
+    state = game_class(game).from_str(position)
+    return None if state.outcome() is not None else as_puzzle(state, _kept_proof(game), source)
 
 
 def read_puzzles(game: str) -> list[Puzzle]:

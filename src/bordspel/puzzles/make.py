@@ -10,15 +10,14 @@ Progress on standard error.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import random
 from pathlib import Path
 
 from bordspel.core import State
 from bordspel.progress import ProgressLine
-from bordspel.puzzles import Proof, Puzzle, proof_of, puzzle_rating, winning_moves
+from bordspel.puzzles import Proof, Puzzle, as_puzzle, proof_of
 
-__all__ = ["as_puzzle", "main", "make_puzzles"]
+__all__ = ["main", "make_puzzles"]
 
 COUNTS = {"quarto": 2000, "hermit": 600, "santorini": 600}
 """The shipped puzzles a game (each file stays well under 1 MB)."""
@@ -33,21 +32,6 @@ def _puzzles_of_game(state: State, proof: Proof, rng: random.Random) -> list[Puz
             found.append(puzzle)
         state = state.apply(state.random_move(rng))
     return found
-
-
-def as_puzzle(state: State, proof: Proof, source: str | None = None) -> Puzzle | None:
-    """The position as a puzzle, if the player to move wins and at most half the moves do."""
-    distance = proof.plies(state)
-    if distance is None:
-        return None
-    moves = len(state.legal_moves())
-    winning = len(winning_moves(proof, state, distance))
-    if winning * 2 > moves:
-        return None
-    start = state.to_str()
-    key = hashlib.sha256(start.encode()).hexdigest()[:10]
-    rating = puzzle_rating(distance, winning, moves)
-    return Puzzle(f"{state.name[0]}{key}", state.name, start, distance, winning, moves, rating, source)
 
 
 def make_puzzles(game: str, count: int, seed: int, progress: ProgressLine | None = None) -> list[Puzzle]:

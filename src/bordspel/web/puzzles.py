@@ -34,6 +34,8 @@ PUZZLE_SIGMA = 100.0
 NEAREST = 30
 """A new puzzle is drawn from the this many nearest the player's rating not yet tried."""
 MOVE_CHARS = 16
+SITE_COLUMNS = "id, game, start, distance, winning, moves, rating, source"
+"""The columns of ``site_puzzles`` that make a ``Puzzle``, in its order."""
 
 
 @dataclass(frozen=True)
@@ -59,18 +61,31 @@ class PuzzleRoom:
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        self.puzzles = load_puzzles()
-        self.by_id = {puzzle.id: puzzle for puzzle in self.puzzles}
-        self.ratings = [puzzle.rating for puzzle in self.puzzles]
+        self.shipped = load_puzzles()
+        self.by_id = {puzzle.id: puzzle for puzzle in self.shipped}
         self.proofs: dict[str, Proof] = {}
         self.solving = threading.Lock()
 
     def find(self, puzzle_id: str) -> Puzzle:
-        """The puzzle ``puzzle_id`` (NotFound when there is none)."""
+        """The puzzle ``puzzle_id``, shipped or met in a game of the site (NotFound when there
+        is none)."""
         found = self.by_id.get(puzzle_id)
+        if found is None:
+            with self.store.db.transaction(write=False) as db:
+                row = db.execute(
+                    f"SELECT {SITE_COLUMNS} FROM site_puzzles WHERE id = ?", (puzzle_id,)
+                ).fetchone()
+            found = None if row is None else Puzzle(*row)
         if found is None:
             raise NotFound("no puzzle has that id")
         return found
+
+    def puzzles(self) -> list[Puzzle]:
+        """The shipped puzzles and those met in the site's games, by rating."""
+        with self.store.db.transaction(write=False) as db:
+            rows = db.execute(f"SELECT {SITE_COLUMNS} FROM site_puzzles").fetchall()
+        met = [Puzzle(*row) for row in rows if row[0] not in self.by_id]
+        return sorted([*self.shipped, *met], key=lambda puzzle: (puzzle.rating, puzzle.id))
 
     def rating(self, account: str | None) -> Rating:
         """The account's puzzle rating (the starting one without an account)."""
@@ -81,11 +96,11 @@ class PuzzleRoom:
 
     def next(self, account: str | None, rng: random.Random) -> Puzzle:
         """A puzzle near the player's rating that their account has not tried."""
-        tried = self._tried(account)
-        centre = bisect.bisect_left(self.ratings, self.rating(account).mu)
-        near = sorted(range(len(self.puzzles)), key=lambda index: abs(index - centre))
-        fresh = [index for index in near[: NEAREST + len(tried)] if self.puzzles[index].id not in tried]
-        return self.puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
+        tried, puzzles = self._tried(account), self.puzzles()
+        centre = bisect.bisect_left([puzzle.rating for puzzle in puzzles], self.rating(account).mu)
+        near = sorted(range(len(puzzles)), key=lambda index: abs(index - centre))
+        fresh = [index for index in near[: NEAREST + len(tried)] if puzzles[index].id not in tried]
+        return puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
 
     def _tried(self, account: str | None) -> set[str]:
         if account is None:

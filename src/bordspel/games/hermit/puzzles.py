@@ -46,8 +46,11 @@ class HermitProof:
         return state
 
     def plies(self, state: State) -> int | None:
-        """``PLIES`` when the player to move wins, else None."""
+        """``PLIES`` when the player to move wins, else None (and on boards larger than
+        ``max(SIZES)``, which the solver may take long over)."""
         assert isinstance(state, HermitState)
+        if state.n > max(SIZES):
+            return None
         return PLIES if self._solver(state.n).state_wins(state) else None
 
     def keeps_win(self, state: State, move_text: str, plies: int) -> bool:

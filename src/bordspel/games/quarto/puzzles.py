@@ -36,8 +36,11 @@ class QuartoProof:
         return state
 
     def plies(self, state: State) -> int | None:
-        """The distance of the player to move's shortest forced win, if any."""
+        """The distance of the player to move's shortest forced win, if any (None with more
+        than ``EMPTY`` squares empty: the solver would take too long)."""
         assert isinstance(state, QuartoState)
+        if 16 - state.filled.bit_count() > EMPTY:
+            return None
         result, distance = self.value(state)
         return distance if result == "win" else None
 

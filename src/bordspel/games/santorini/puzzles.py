@@ -77,7 +77,7 @@ class SantoriniProof:
     def plies(self, state: State) -> int | None:
         """The shortest forced win for the player to move within ``LONGEST`` plies, if any."""
         assert isinstance(state, SantoriniState)
-        if state.in_setup or not _searchable(state):
+        if state.num_players != 2 or state.in_setup or not _searchable(state):
             return None
         return next((plies for plies in range(1, LONGEST + 1, 2) if wins_within(state, plies)), None)
 

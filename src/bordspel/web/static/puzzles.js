@@ -15,7 +15,7 @@ addWords({
     puzzle_facts_one: "{game} puzzle {id}, rated {rating}; a win in 1 move.",
     puzzle_facts: "{game} puzzle {id}, rated {rating}; a win in {distance} moves.",
     puzzle_right: "Right. The defence answered {reply}; go on.", puzzle_solved: "Solved!",
-    puzzle_wrong: "Wrong: {move} does not win. The right move was {moves}.",
+    puzzle_wrong: "Wrong: {move} does not win. Winning moves here: {moves}.",
     puzzle_rating: "Your puzzle rating: {rating} ({change}).",
     puzzle_rating_now: "Your puzzle rating: {rating}.", puzzle_log_in: "Log in to get a puzzle rating.",
     puzzle_over: "Puzzle over: on to the next one.", puzzle_click: "Your move: {prompt}",
@@ -26,7 +26,7 @@ addWords({
     puzzle_facts_one: "{game}-puzzel {id}, rating {rating}; winst in 1 zet.",
     puzzle_facts: "{game}-puzzel {id}, rating {rating}; winst in {distance} zetten.",
     puzzle_right: "Goed. De verdediging speelde {reply}; ga door.", puzzle_solved: "Opgelost!",
-    puzzle_wrong: "Fout: {move} wint niet. De goede zet was {moves}.",
+    puzzle_wrong: "Fout: {move} wint niet. Winnende zetten hier: {moves}.",
     puzzle_rating: "Je puzzelrating: {rating} ({change}).",
     puzzle_rating_now: "Je puzzelrating: {rating}.", puzzle_log_in: "Log in voor een puzzelrating.",
     puzzle_over: "Puzzel voorbij: op naar de volgende.", puzzle_click: "Jouw zet: {prompt}",
@@ -124,7 +124,7 @@ async function send(move) {
     const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/moves`, { line, move });
     const before = line;
     if (answer.result === "wrong") {
-      say("#puzzle-result", "puzzle_wrong", { move, moves: answer.solution.slice(0, 3).join(t("or")) });
+      say("#puzzle-result", "puzzle_wrong", { move, moves: answer.solution.join(", ") });
       ended(answer);
       await showPosition(await replayed(before));
       return;
