@@ -143,6 +143,16 @@ def test_move_text_the_game_does_not_write_is_refused(client: TestClient, game: 
         assert response.status_code == 400 and "error" in response.json()
 
 
+def test_a_long_god_turn_is_read_and_checked(client: TestClient) -> None:
+    """Santorini god turns are up to 22 characters: such a move is checked, not refused."""
+    for puzzle in (p for p in load_puzzles() if p.game == "santorini" and "gods=" in p.start):
+        long = [move.to_str() for move in puzzle.state().legal_moves() if len(move.to_str()) > 16]
+        if long:
+            break
+    answer = play(client, puzzle, [], long[0])
+    assert answer.status_code == 200 and answer.json()["result"] in ("right", "wrong", "solved")
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [

@@ -33,7 +33,8 @@ PUZZLE_SIGMA = 100.0
 """The puzzles' fixed ratings are taken as this sure of themselves."""
 NEAREST = 30
 """A new puzzle is drawn from the this many nearest the player's rating not yet tried."""
-MOVE_CHARS = 16
+MOVE_CHARS = 32
+"""The longest move text read (a Santorini god turn is up to 22 characters)."""
 SITE_COLUMNS = "id, game, start, distance, winning, moves, rating, source"
 """The columns of ``site_puzzles`` that make a ``Puzzle``, in its order."""
 

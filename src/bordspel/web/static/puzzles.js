@@ -122,17 +122,18 @@ async function send(move) {
   page.busy = true;
   try {
     const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/moves`, { line, move });
-    const before = line;
+    // The board first, then the words: once the answer is read, the board is the one to play on.
     if (answer.result === "wrong") {
-      say("#puzzle-result", "puzzle_wrong", { move, moves: answer.solution.join(", ") });
       ended(answer);
-      await showPosition(await replayed(before));
+      await showPosition(await replayed(line));
+      say("#puzzle-result", "puzzle_wrong", { move, moves: answer.solution.join(", ") });
       return;
     }
     line = answer.line;
-    if (answer.result === "right") say("#puzzle-result", "puzzle_right", { reply: answer.reply });
-    if (answer.result === "solved") { say("#puzzle-result", "puzzle_solved"); ended(answer); }
+    if (answer.result === "solved") ended(answer);
     await showPosition(await replayed(line));
+    if (answer.result === "right") say("#puzzle-result", "puzzle_right", { reply: answer.reply });
+    if (answer.result === "solved") say("#puzzle-result", "puzzle_solved");
   } finally {
     page.busy = false;
   }
