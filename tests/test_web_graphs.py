@@ -24,6 +24,7 @@ from bordspel.web.graphs import (
     judge_position,
 )
 from bordspel.web.options import start_state
+from bordspel.web.puzzles import PuzzleRoom
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import GameStore
 from bordspel.web.supervise import Supervisor
@@ -98,7 +99,7 @@ def test_a_finished_game_gets_its_graph_with_the_thrown_win_marked_from_the_solv
 
 @pytest.mark.slow
 def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win(
-    client: TestClient,
+    client: TestClient, web_db: str
 ) -> None:
     game = play(client, HERMIT_4)
     graph_of(client, game)
@@ -115,6 +116,8 @@ def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win
     right = winning_moves(proof_of("hermit"), met[0].state(), met[0].distance)[0]
     answer = client.post(f"/api/puzzles/{met[0].id}/moves", json={"line": [], "move": right}).json()
     assert answer["result"] in ("right", "solved")
+    offered = {puzzle.id for puzzle in PuzzleRoom(GameStore(web_db)).puzzles()}
+    assert {puzzle.id for puzzle in met} <= offered and len(offered) == len(load_puzzles()) + len(met)
 
 
 def test_a_game_that_goes_on_has_no_graph_yet(client: TestClient) -> None:
