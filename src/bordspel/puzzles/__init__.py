@@ -28,6 +28,7 @@ from bordspel.core import Part, State, available_games, game_class, game_part
 __all__ = [
     "PROOF_PART",
     "Proof",
+    "ProofFactory",
     "Puzzle",
     "as_puzzle",
     "find_puzzle",
@@ -60,7 +61,9 @@ class Proof(Protocol):
         ...
 
 
-PROOF_PART: Part[Callable[[], Proof]] = Part("puzzles", "a Proof class (bordspel.puzzles.Proof)", callable)
+ProofFactory = Callable[[], Proof]
+"""A game's ``puzzles`` part: its proof's class (or any maker of a fresh proof)."""
+PROOF_PART: Part[ProofFactory] = Part("puzzles", "a Proof class (bordspel.puzzles.Proof)", callable)
 
 
 def proof_of(game: str) -> Proof:
