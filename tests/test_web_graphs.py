@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from bordspel.ai import analyse
 from bordspel.puzzles import as_puzzle, load_puzzles, proof_of, winning_moves
+from bordspel.web.ai_pool import AITimeout
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.graphs import (
     BLUNDER,
@@ -205,3 +206,15 @@ def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db
     finally:
         runner.pool.close()
     assert queue.view(game) == {"status": "failed"}
+
+
+def test_a_position_too_slow_to_prove_is_no_puzzle_and_the_graph_is_kept(web_db: str) -> None:
+    runner = GraphRunner(GameStore(web_db), 0.1, supervisor=Supervisor())
+
+    async def overran(*_: Any, **__: Any) -> Any:
+        raise AITimeout("the proof took too long")
+
+    runner.pool.close()
+    runner.pool.run = overran  # type: ignore[method-assign]
+    state = start_state("hermit", {"size": 4}).play("Ra1U")
+    assert asyncio.run(runner._puzzle(state, "game")) == []

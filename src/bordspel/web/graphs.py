@@ -336,14 +336,13 @@ class GraphRunner:
             await asyncio.sleep(self.poll)
             return
         game_id, attempts = claimed
-        puzzles: tuple[Puzzle, ...] = ()
         try:
             graph = await self.make(game_id) if attempts <= MAX_ATTEMPTS else None
-            puzzles = await self.puzzles(game_id) if graph is not None else ()
         except AITimeout:  # a position overran its deadline (a loaded machine): once the lease
             # runs out, the graph is claimed again (MAX_ATTEMPTS times in all); readiness is untouched
             LOG.warning("a position of game %s overran its deadline; its graph is tried again", game_id)
             return
+        puzzles = await self.puzzles(game_id) if graph is not None else ()
         if await asyncio.to_thread(self.queue.finish, game_id, self.name, graph, puzzles):
             LOG.info("the evaluation graph is %s", "made" if graph else "given up", extra={"game": game_id})
 
@@ -377,8 +376,17 @@ class GraphRunner:
             return ()
         found: list[Puzzle] = []
         for state in stored.game.states[:MAX_PLIES]:
-            puzzle = await self.pool.run(find_puzzle, state.name, state.to_str(), game_id)
-            found.extend([puzzle] if puzzle is not None else [])
+            found.extend(await self._puzzle(state, game_id))
             if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
                 return ()
         return tuple(found)
+
+    async def _puzzle(self, state: State, game_id: str) -> list[Puzzle]:
+        """The position as a puzzle, if it is one; none when its proof overran the deadline (the
+        graph is kept: a puzzle is a bonus)."""
+        try:
+            puzzle = await self.pool.run(find_puzzle, state.name, state.to_str(), game_id)
+        except AITimeout:
+            LOG.warning("a position of game %s took too long to prove as a puzzle", game_id)
+            return []
+        return [] if puzzle is None else [puzzle]
