@@ -117,7 +117,11 @@ def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win
     right = winning_moves(proof_of("hermit"), met[0].state(), met[0].distance)[0]
     answer = client.post(f"/api/puzzles/{met[0].id}/moves", json={"line": [], "move": right}).json()
     assert answer["result"] in ("right", "solved")
-    offered = {puzzle.id for puzzle in PuzzleRoom(GameStore(web_db)).puzzles()}
+    store = GameStore(web_db)
+    try:
+        offered = {puzzle.id for puzzle in PuzzleRoom(store).puzzles()}
+    finally:
+        store.close()
     assert {puzzle.id for puzzle in met} <= offered and len(offered) == len(load_puzzles()) + len(met)
 
 
@@ -209,7 +213,8 @@ def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db
 
 
 def test_a_position_too_slow_to_prove_is_no_puzzle_and_the_graph_is_kept(web_db: str) -> None:
-    runner = GraphRunner(GameStore(web_db), 0.1, supervisor=Supervisor())
+    store = GameStore(web_db)
+    runner = GraphRunner(store, 0.1, supervisor=Supervisor())
 
     async def overran(*_: Any, **__: Any) -> Any:
         raise AITimeout("the proof took too long")
@@ -217,4 +222,7 @@ def test_a_position_too_slow_to_prove_is_no_puzzle_and_the_graph_is_kept(web_db:
     runner.pool.close()
     runner.pool.run = overran  # type: ignore[method-assign]
     state = start_state("hermit", {"size": 4}).play("Ra1U")
-    assert asyncio.run(runner._puzzle(state, "game")) == []
+    try:
+        assert asyncio.run(runner._puzzle(state, "game")) == []
+    finally:
+        store.close()
