@@ -18,6 +18,7 @@ from bordspel import ansi, core, guide, svg
 from bordspel.ai import registry
 from bordspel.cli import SOLVER_PART, build_parser
 from bordspel.core import BordspelError, GameSpec, Part, available_games, game_part, game_spec, part_path
+from bordspel.puzzles import PROOF_PART
 from bordspel.rl import clicks, codecs
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -31,6 +32,7 @@ PART_TYPES: dict[Part[object], str] = {
     guide.GUIDE_PART: "bordspel.guide:Guide",
     registry.KNOWLEDGE_PART: "bordspel.ai.registry:Knowledge",
     SOLVER_PART: "bordspel.cli:Solver",
+    PROOF_PART: "bordspel.puzzles:ProofFactory",
 }
 """Every kind of part, and the type a part of that kind must have."""
 

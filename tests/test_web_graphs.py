@@ -11,6 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from bordspel.ai import analyse
+from bordspel.puzzles import as_puzzle, load_puzzles, proof_of, winning_moves
+from bordspel.web.ai_pool import AITimeout
 from bordspel.web.app import ApiSettings, create_app
 from bordspel.web.graphs import (
     BLUNDER,
@@ -23,6 +25,7 @@ from bordspel.web.graphs import (
     judge_position,
 )
 from bordspel.web.options import start_state
+from bordspel.web.puzzles import PuzzleRoom
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import GameStore
 from bordspel.web.supervise import Supervisor
@@ -93,6 +96,33 @@ def test_a_finished_game_gets_its_graph_with_the_thrown_win_marked_from_the_solv
         0
     ].items()
     assert proofs[0]["move"] == HERMIT_4[THROWN - 1]
+
+
+@pytest.mark.slow
+def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win(
+    client: TestClient, web_db: str
+) -> None:
+    game = play(client, HERMIT_4)
+    graph_of(client, game)
+    state, expected = start_state("hermit", {"size": 4}), []
+    for move in HERMIT_4:
+        expected.append(as_puzzle(state, proof_of("hermit"), game))
+        state = state.play(move)
+    met = [puzzle for puzzle in expected if puzzle is not None]
+    assert met and all(puzzle.id not in {p.id for p in load_puzzles()} for puzzle in met)
+    for puzzle in met:
+        shown = client.get(f"/api/puzzles/{puzzle.id}").json()["puzzle"]
+        assert shown["source"] == game and shown["start"] == puzzle.start
+        assert shown["distance"] == puzzle.distance and shown["rating"] == puzzle.rating
+    right = winning_moves(proof_of("hermit"), met[0].state(), met[0].distance)[0]
+    answer = client.post(f"/api/puzzles/{met[0].id}/moves", json={"line": [], "move": right}).json()
+    assert answer["result"] in ("right", "solved")
+    store = GameStore(web_db)
+    try:
+        offered = {puzzle.id for puzzle in PuzzleRoom(store).puzzles()}
+    finally:
+        store.close()
+    assert {puzzle.id for puzzle in met} <= offered and len(offered) == len(load_puzzles()) + len(met)
 
 
 def test_a_game_that_goes_on_has_no_graph_yet(client: TestClient) -> None:
@@ -180,3 +210,19 @@ def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db
     finally:
         runner.pool.close()
     assert queue.view(game) == {"status": "failed"}
+
+
+def test_a_position_too_slow_to_prove_is_no_puzzle_and_the_graph_is_kept(web_db: str) -> None:
+    store = GameStore(web_db)
+    runner = GraphRunner(store, 0.1, supervisor=Supervisor())
+
+    async def overran(*_: Any, **__: Any) -> Any:
+        raise AITimeout("the proof took too long")
+
+    runner.pool.close()
+    runner.pool.run = overran  # type: ignore[method-assign]
+    state = start_state("hermit", {"size": 4}).play("Ra1U")
+    try:
+        assert asyncio.run(runner._puzzle(state, "game")) == []
+    finally:
+        store.close()

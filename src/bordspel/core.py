@@ -621,6 +621,8 @@ class GameSpec:
     rating_pool: str | None = None
     """``rating_pool(state) -> str``: the pool of ratings a game with these options counts for
     (one per game when left out)."""
+    puzzles: str | None = None
+    """The class whose instances prove and check the game's puzzles (``bordspel.puzzles.Proof``)."""
     computer_ratings: str | None = None
     """A mapping of the computer's levels to their fixed ratings (``bordspel.web.ratings``)."""
     native: tuple[str, ...] = ()
@@ -654,6 +656,7 @@ PART_MODULES = {
     "vector": "vector:batch",
     "rating_pool": "web:rating_pool",
     "computer_ratings": "web:COMPUTER_RATINGS",
+    "puzzles": "puzzles:PROOF",
 }
 """Where a game's package keeps each part by convention (module in the package : attribute)."""
 

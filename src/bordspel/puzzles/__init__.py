@@ -1,35 +1,97 @@
 """Puzzles: positions where the player to move wins by force, with the proof that checks them.
 
-A puzzle is a position and the length of its forced win (``distance``, in the exact solver's
-plies). A move is right when it keeps a forced win of at most ``distance - 1`` (there may be
-several right moves); the defender answers with the reply that puts the end furthest off. The
-puzzle is solved when the game ends in the attacker's win.
+A puzzle is a position and the number of plies it lasts at most (``distance``). A move is
+right when the game's proof (:class:`Proof`) says it keeps a forced win within the plies left
+(there may be several right moves); the defender answers with the proof's reply. The puzzle
+is solved when a right move ends the game in the attacker's win, or is its last ply.
 
-Only Quarto puzzles so far, proved by the exact solver (``bordspel.games.quarto.ai``). The
-shipped puzzles are in ``quarto.jsonl`` (one JSON object a line, see :class:`Puzzle`);
-``python -m bordspel.puzzles.make`` regenerates them.
+Each game says how its puzzles are proved by the ``puzzles`` part of its ``GameSpec``
+(``<package>.puzzles:PROOF``, a class whose instances are :class:`Proof`): the exact solver for
+Quarto (the shortest win) and Hermit (win or loss only), an exhaustive search of the turns
+for Santorini. The shipped puzzles are in ``<game>.jsonl`` beside this module (one JSON object
+a line, see :class:`Puzzle`); ``python -m bordspel.puzzles.make --game G`` regenerates them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib.resources import files
+from typing import Protocol
 
-from bordspel.games.quarto.ai import PureQuartoSolver, QuartoSolver, _value
-from bordspel.games.quarto.engine import QuartoState
+from bordspel.core import Part, State, available_games, game_class, game_part
 
-__all__ = ["Puzzle", "QuartoProof", "load_puzzles"]
+__all__ = [
+    "PROOF_PART",
+    "Proof",
+    "ProofFactory",
+    "Puzzle",
+    "as_puzzle",
+    "find_puzzle",
+    "load_puzzles",
+    "proof_of",
+    "puzzle_games",
+    "puzzle_rating",
+    "winning_moves",
+]
 
-PUZZLE_FILE = "quarto.jsonl"
+
+class Proof(Protocol):
+    """How one game's puzzles are found and checked; moves are the game's move texts."""
+
+    def start(self, rng: random.Random) -> State:
+        """A position a random game looking for puzzles begins from."""
+        ...
+
+    def plies(self, state: State) -> int | None:
+        """The plies of the forced win a puzzle from ``state`` asks for (odd), or None when the
+        player to move has none the proof can show."""
+        ...
+
+    def keeps_win(self, state: State, move_text: str, plies: int) -> bool:
+        """Whether the move keeps a forced win for its player within ``plies``."""
+        ...
+
+    def defence(self, state: State, plies: int) -> str:
+        """The defender's reply when the attacker has a forced win within ``plies``."""
+        ...
+
+
+ProofFactory = Callable[[], Proof]
+"""A game's ``puzzles`` part: its proof's class (or any maker of a fresh proof)."""
+PROOF_PART: Part[ProofFactory] = Part("puzzles", "a Proof class (bordspel.puzzles.Proof)", callable)
+
+
+def proof_of(game: str) -> Proof:
+    """A new proof of ``game``'s puzzles (it may keep a solver's table)."""
+    factory = game_part(game, PROOF_PART)
+    if factory is None:
+        raise ValueError(f"{game} has no puzzles")
+    return factory()
+
+
+@cache
+def puzzle_games() -> tuple[str, ...]:
+    """The games with puzzles (a file of shipped ones)."""
+    shipped = files("bordspel.puzzles")
+    return tuple(game for game in available_games() if shipped.joinpath(f"{game}.jsonl").is_file())
+
+
+def winning_moves(proof: Proof, state: State, plies: int) -> list[str]:
+    """The moves that keep the forced win within ``plies``."""
+    moves = [move.to_str() for move in state.legal_moves()]
+    return [move for move in moves if proof.keeps_win(state, move, plies)]
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """One puzzle: ``id``, ``game``, the position (``start``, the game's ``to_str``), the
-    length of its forced win (``distance``), how many of its ``moves`` win that fast
-    (``winning``) and its fixed ``rating``."""
+    """One puzzle: ``id``, ``game``, the position (``start``, the game's ``to_str``), the plies
+    it lasts at most (``distance``), how many of its ``moves`` are right (``winning``), its
+    fixed ``rating`` and the site's game it was met in (``source``, None for the shipped ones)."""
 
     id: str
     game: str
@@ -38,19 +100,23 @@ class Puzzle:
     winning: int
     moves: int
     rating: int
+    source: str | None = None
 
     def to_json(self) -> str:
         """One line of the puzzle file."""
-        return json.dumps(asdict(self), sort_keys=True)
+        fields = asdict(self)
+        if self.source is None:
+            del fields["source"]
+        return json.dumps(fields, sort_keys=True)
 
     @classmethod
     def from_json(cls, line: str) -> Puzzle:
         """A puzzle from one line of the puzzle file."""
         return cls(**json.loads(line))
 
-    def state(self) -> QuartoState:
+    def state(self) -> State:
         """The puzzle's position."""
-        return QuartoState.from_str(self.start)
+        return game_class(self.game).from_str(self.start)
 
 
 def puzzle_rating(distance: int, winning: int, moves: int) -> int:
@@ -60,53 +126,43 @@ def puzzle_rating(distance: int, winning: int, moves: int) -> int:
     return round(600 + 150 * (distance - 1) + 900 * scarcity**2)
 
 
-class QuartoProof:
-    """The exact solver's answers for puzzles: one solver a variant, keeping its table."""
+def as_puzzle(state: State, proof: Proof, source: str | None = None) -> Puzzle | None:
+    """The position as a puzzle, if the player to move wins and at most half the moves do."""
+    distance = proof.plies(state)
+    if distance is None:
+        return None
+    moves = len(state.legal_moves())
+    winning = len(winning_moves(proof, state, distance))
+    if winning * 2 > moves:
+        return None
+    start = state.to_str()
+    key = hashlib.sha256(start.encode()).hexdigest()[:10]
+    rating = puzzle_rating(distance, winning, moves)
+    return Puzzle(f"{state.name[0]}{key}", state.name, start, distance, winning, moves, rating, source)
 
-    def __init__(self) -> None:
-        self.solvers: dict[bool, PureQuartoSolver] = {}
 
-    def value(self, state: QuartoState) -> tuple[str, int]:
-        """The result (``win``, ``draw``, ``loss``) for the player to move and its distance."""
-        if state.advanced not in self.solvers:
-            self.solvers[state.advanced] = QuartoSolver(state.advanced)
-        found = _value(self.solvers[state.advanced], state)
-        return found.result, found.distance
+@cache
+def _kept_proof(game: str) -> Proof:
+    return proof_of(game)
 
-    def keeps_win(self, state: QuartoState, move_text: str, distance: int) -> bool:
-        """Whether the move wins by force in at most ``distance`` (the game ends in the
-        mover's win, or the opponent is lost in at most ``distance - 1``)."""
-        after = state.apply(state.move_from_str(move_text))
-        outcome = after.outcome()
-        if outcome is not None:
-            return outcome.winner == state.to_move
-        result, left = self.value(after)
-        return result == "loss" and left <= distance - 1
 
-    def winning_moves(self, state: QuartoState, distance: int) -> list[str]:
-        """The moves that keep the forced win within ``distance``."""
-        moves = [move.to_str() for move in state.legal_moves()]
-        return [move for move in moves if self.keeps_win(state, move, distance)]
+def find_puzzle(game: str, position: str, source: str) -> Puzzle | None:
+    """The position of the site's game ``source`` as a puzzle, if it is one (a process keeps
+    one proof a game, with its solver's table)."""
+    if game not in puzzle_games():
+        return None
+    state = game_class(game).from_str(position)
+    return None if state.outcome() is not None else as_puzzle(state, _kept_proof(game), source)
 
-    def defence(self, state: QuartoState) -> str:
-        """The defender's best reply: the one whose loss is furthest off (a win or draw first,
-        should one exist)."""
-        return max((move.to_str() for move in state.legal_moves()), key=lambda text: self._held(state, text))
 
-    def _held(self, state: QuartoState, move_text: str) -> tuple[int, int]:
-        """How good a reply is for the defender: (result rank, how long the attacker needs)."""
-        after = state.apply(state.move_from_str(move_text))
-        outcome = after.outcome()
-        if outcome is not None:
-            return (2, 0) if outcome.winner == state.to_move else (1, 0) if outcome.is_draw else (0, 0)
-        result, left = self.value(after)
-        rank = {"loss": 2, "draw": 1, "win": 0}[result]
-        return rank, left
+def read_puzzles(game: str) -> list[Puzzle]:
+    """The shipped puzzles of ``game``."""
+    text = files("bordspel.puzzles").joinpath(f"{game}.jsonl").read_text(encoding="utf-8")
+    return [Puzzle.from_json(line) for line in text.splitlines() if line.strip()]
 
 
 @cache
 def load_puzzles() -> tuple[Puzzle, ...]:
-    """The shipped puzzles, by rating."""
-    text = files("bordspel.puzzles").joinpath(PUZZLE_FILE).read_text(encoding="utf-8")
-    found = [Puzzle.from_json(line) for line in text.splitlines() if line.strip()]
+    """The shipped puzzles of every game, by rating."""
+    found = [puzzle for game in puzzle_games() for puzzle in read_puzzles(game)]
     return tuple(sorted(found, key=lambda puzzle: (puzzle.rating, puzzle.id)))

@@ -26,6 +26,11 @@ Each move is then judged (``graph_points``):
   Evaluations mean different things in each game; the scale makes the thresholds the same share
   of what the game's own evaluation reached.
 
+The same job then looks for puzzles in the game (``find_puzzle`` of ``bordspel.puzzles``): each
+position where the player to move had a forced win that the game's proof shows, with at most
+half the moves keeping it, becomes a puzzle of the site (``site_puzzles``, its game kept as
+``source``), stored with the graph in one transaction and offered beside the shipped ones.
+
 The graph's value of each position is for the first seat, from -1 (lost) to 1 (won): an exact
 result at -1, 0 or 1, an evaluation at ``0.9 * score / scale``. The first ``MAX_PLIES`` positions
 of a longer game are judged.
@@ -43,6 +48,7 @@ from typing import Any
 from bordspel.ai import analyse, analyser
 from bordspel.ai.search import DECISIVE, WIN, Limit
 from bordspel.core import State, game_class
+from bordspel.puzzles import Puzzle, find_puzzle
 from bordspel.web.ai_pool import AIPool, AITimeout, deadline_for
 from bordspel.web.db import Connection
 from bordspel.web.jobs import worker_name
@@ -221,18 +227,30 @@ class GraphQueue:
         """Extend ``worker``'s lease of the graph; False when it lost it."""
         return self._set(game_id, worker, "lease_until = ?", (time.time() + self.lease,))
 
-    def finish(self, game_id: str, worker: str, graph: dict[str, Any] | None) -> bool:
-        """Store the graph (None: given up, ``failed``); False when ``worker`` lost it meanwhile."""
+    def finish(
+        self, game_id: str, worker: str, graph: dict[str, Any] | None, puzzles: tuple[Puzzle, ...] = ()
+    ) -> bool:
+        """Store the graph (None: given up, ``failed``) and the puzzles met in the game; False
+        (and nothing stored) when ``worker`` lost the graph meanwhile."""
         status = "failed" if graph is None else "done"
-        return self._set(game_id, worker, "status = ?, graph = ?", (status, json.dumps(graph)))
+        return self._set(game_id, worker, "status = ?, graph = ?", (status, json.dumps(graph)), puzzles)
 
-    def _set(self, game_id: str, worker: str, assignments: str, values: tuple[Any, ...]) -> bool:
+    def _set(
+        self,
+        game_id: str,
+        worker: str,
+        assignments: str,
+        values: tuple[Any, ...],
+        puzzles: tuple[Puzzle, ...] = (),
+    ) -> bool:
         with self.store.db.transaction() as db:
             changed = db.execute(
                 f"UPDATE game_graphs SET {assignments} "
                 "WHERE game_id = ? AND worker = ? AND status = 'waiting'",
                 (*values, game_id, worker),
             )
+            if changed.rowcount:
+                _keep_puzzles(db, puzzles)
             return bool(changed.rowcount)
 
     def view(self, game_id: str) -> dict[str, Any]:
@@ -248,6 +266,29 @@ class GraphQueue:
         if status == "waiting":
             return {"status": "running" if lease_until >= time.time() else "waiting"}
         return {"status": status, **(json.loads(graph) if status == "done" else {})}
+
+
+def _keep_puzzles(db: Connection, puzzles: tuple[Puzzle, ...]) -> None:
+    """The puzzles met in a game, as puzzles of the site (a position met before stays as it was)."""
+    for puzzle in puzzles:
+        db.execute(
+            "INSERT INTO site_puzzles (id, game, start, distance, winning, moves, rating, source, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            (*_puzzle_row(puzzle), time.time()),
+        )
+
+
+def _puzzle_row(puzzle: Puzzle) -> tuple[Any, ...]:
+    return (
+        puzzle.id,
+        puzzle.game,
+        puzzle.start,
+        puzzle.distance,
+        puzzle.winning,
+        puzzle.moves,
+        puzzle.rating,
+        puzzle.source,
+    )
 
 
 class GraphRunner:
@@ -301,7 +342,8 @@ class GraphRunner:
             # runs out, the graph is claimed again (MAX_ATTEMPTS times in all); readiness is untouched
             LOG.warning("a position of game %s overran its deadline; its graph is tried again", game_id)
             return
-        if await asyncio.to_thread(self.queue.finish, game_id, self.name, graph):
+        puzzles = await self.puzzles(game_id) if graph is not None else ()
+        if await asyncio.to_thread(self.queue.finish, game_id, self.name, graph, puzzles):
             LOG.info("the evaluation graph is %s", "made" if graph else "given up", extra={"game": game_id})
 
     async def make(self, game_id: str) -> dict[str, Any] | None:
@@ -324,3 +366,27 @@ class GraphRunner:
             if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
                 return None
         return graph_points(judged, moves)
+
+    async def puzzles(self, game_id: str) -> tuple[Puzzle, ...]:
+        """The puzzles met in game ``game_id`` (its first ``MAX_PLIES`` positions), renewing the
+        lease after each position."""
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+        except NotFound:
+            return ()
+        found: list[Puzzle] = []
+        for state in stored.game.states[:MAX_PLIES]:
+            found.extend(await self._puzzle(state, game_id))
+            if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
+                return ()
+        return tuple(found)
+
+    async def _puzzle(self, state: State, game_id: str) -> list[Puzzle]:
+        """The position as a puzzle, if it is one; none when its proof overran the deadline (the
+        graph is kept: a puzzle is a bonus)."""
+        try:
+            puzzle = await self.pool.run(find_puzzle, state.name, state.to_str(), game_id)
+        except AITimeout:
+            LOG.warning("a position of game %s took too long to prove as a puzzle", game_id)
+            return []
+        return [] if puzzle is None else [puzzle]

@@ -220,6 +220,20 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             PRIMARY KEY (account_id, puzzle_id)
         )""",
     ),
+    (  # 12: puzzles met in the site's finished games (bordspel.web.puzzles), found by the job that
+        # makes the game's evaluation graph (bordspel.web.graphs); the game is kept as ``source``
+        """CREATE TABLE site_puzzles (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            start TEXT NOT NULL,
+            distance INTEGER NOT NULL,
+            winning INTEGER NOT NULL,
+            moves INTEGER NOT NULL,
+            rating INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            created {float} NOT NULL
+        )""",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

@@ -1,9 +1,11 @@
 """Puzzles on the site (``bordspel.puzzles``): one at the player's puzzle rating, each move
-checked against the exact solver's proof, the defence answered, the first attempt rated.
+checked against its game's proof (``bordspel.puzzles.Proof``), the defence answered, the first
+attempt rated.
 
 The page sends the line played so far with each move, and the server replays it (each of the
 player's moves must keep the forced win, each reply must be the server's), so a line is at most
-the puzzle's length and the work is bounded. Only an account's first attempt at a puzzle is
+the puzzle's length and the work is bounded. Moves are read strictly: the game's own move text
+of a legal move, nothing else. Only an account's first attempt at a puzzle is
 rated, and only when the server saw it begin from the first move (``puzzle_starts``: a whole
 line found some other way and sent at once is not), against the puzzle's fixed rating, with
 the model of the game ratings (``bordspel.web.ratings``) in the pool ``puzzles``.
@@ -18,8 +20,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bordspel.games.quarto.engine import QuartoState
-from bordspel.puzzles import Puzzle, QuartoProof, load_puzzles
+from bordspel.core import State
+from bordspel.puzzles import Proof, Puzzle, load_puzzles, proof_of, winning_moves
 from bordspel.web.api import BadRequest
 from bordspel.web.ratings import PUZZLE_POOL as POOL
 from bordspel.web.ratings import Rating, _rating, _store, model
@@ -31,7 +33,10 @@ PUZZLE_SIGMA = 100.0
 """The puzzles' fixed ratings are taken as this sure of themselves."""
 NEAREST = 30
 """A new puzzle is drawn from the this many nearest the player's rating not yet tried."""
-MOVE_CHARS = 16
+MOVE_CHARS = 32
+"""The longest move text read (a Santorini god turn is up to 22 characters)."""
+SITE_COLUMNS = "id, game, start, distance, winning, moves, rating, source"
+"""The columns of ``site_puzzles`` that make a ``Puzzle``, in its order."""
 
 
 @dataclass(frozen=True)
@@ -53,22 +58,35 @@ class Attempt:
 
 
 class PuzzleRoom:
-    """The puzzles served from one store: one exact solver, used by one thread at a time."""
+    """The puzzles served from one store: one proof a game, used by one thread at a time."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        self.puzzles = load_puzzles()
-        self.by_id = {puzzle.id: puzzle for puzzle in self.puzzles}
-        self.ratings = [puzzle.rating for puzzle in self.puzzles]
-        self.proof = QuartoProof()
+        self.shipped = load_puzzles()
+        self.by_id = {puzzle.id: puzzle for puzzle in self.shipped}
+        self.proofs: dict[str, Proof] = {}
         self.solving = threading.Lock()
 
     def find(self, puzzle_id: str) -> Puzzle:
-        """The puzzle ``puzzle_id`` (NotFound when there is none)."""
+        """The puzzle ``puzzle_id``, shipped or met in a game of the site (NotFound when there
+        is none)."""
         found = self.by_id.get(puzzle_id)
+        if found is None:
+            with self.store.db.transaction(write=False) as db:
+                row = db.execute(
+                    f"SELECT {SITE_COLUMNS} FROM site_puzzles WHERE id = ?", (puzzle_id,)
+                ).fetchone()
+            found = None if row is None else Puzzle(*row)
         if found is None:
             raise NotFound("no puzzle has that id")
         return found
+
+    def puzzles(self) -> list[Puzzle]:
+        """The shipped puzzles and those met in the site's games, by rating."""
+        with self.store.db.transaction(write=False) as db:
+            rows = db.execute(f"SELECT {SITE_COLUMNS} FROM site_puzzles").fetchall()
+        met = [Puzzle(*row) for row in rows if row[0] not in self.by_id]
+        return sorted([*self.shipped, *met], key=lambda puzzle: (puzzle.rating, puzzle.id))
 
     def rating(self, account: str | None) -> Rating:
         """The account's puzzle rating (the starting one without an account)."""
@@ -79,11 +97,11 @@ class PuzzleRoom:
 
     def next(self, account: str | None, rng: random.Random) -> Puzzle:
         """A puzzle near the player's rating that their account has not tried."""
-        tried = self._tried(account)
-        centre = bisect.bisect_left(self.ratings, self.rating(account).mu)
-        near = sorted(range(len(self.puzzles)), key=lambda index: abs(index - centre))
-        fresh = [index for index in near[: NEAREST + len(tried)] if self.puzzles[index].id not in tried]
-        return self.puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
+        tried, puzzles = self._tried(account), self.puzzles()
+        centre = bisect.bisect_left([puzzle.rating for puzzle in puzzles], self.rating(account).mu)
+        near = sorted(range(len(puzzles)), key=lambda index: abs(index - centre))
+        fresh = [index for index in near[: NEAREST + len(tried)] if puzzles[index].id not in tried]
+        return puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
 
     def _tried(self, account: str | None) -> set[str]:
         if account is None:
@@ -92,37 +110,41 @@ class PuzzleRoom:
             query = "SELECT puzzle_id FROM puzzle_attempts WHERE account_id = ?"
             return {found for (found,) in db.execute(query, (account,)).fetchall()}
 
+    def proof(self, game: str) -> Proof:
+        """The proof of ``game``'s puzzles, made on first use."""
+        if game not in self.proofs:
+            self.proofs[game] = proof_of(game)
+        return self.proofs[game]
+
     def move(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
         """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends."""
         _check_line(puzzle, line + [move])
         if account is not None and not line:
             self._start(account, puzzle)
+        proof = self.proof(puzzle.game)
         with self.solving:
-            state, distance = self._replay(puzzle, line)
-            if not self.proof.keeps_win(state, move, distance):
-                solution = self.proof.winning_moves(state, distance)
+            state, plies = self._replay(puzzle, line)
+            _strict(state, move)
+            if not proof.keeps_win(state, move, plies):
+                solution = winning_moves(proof, state, plies)
                 return self._ended(puzzle, account, Attempt("wrong", line + [move], solution=solution))
-            after = state.apply(state.move_from_str(move))
-            if after.outcome() is not None:
+            after = state.play(move)
+            if after.outcome() is not None or plies <= 1:
                 return self._ended(puzzle, account, Attempt("solved", line + [move]))
-            reply = self.proof.defence(after)
+            reply = proof.defence(after, plies - 1)
         return Attempt("right", line + [move, reply], reply=reply)
 
-    def _replay(self, puzzle: Puzzle, line: list[str]) -> tuple[QuartoState, int]:
-        """The position after ``line`` and its win's distance; BadRequest when the line is not
-        one of right moves and the server's replies."""
-        state, distance = puzzle.state(), puzzle.distance
+    def _replay(self, puzzle: Puzzle, line: list[str]) -> tuple[State, int]:
+        """The position after ``line`` and the plies left; BadRequest when the line is not one of
+        right moves and the server's replies."""
+        proof, state, plies = self.proof(puzzle.game), puzzle.state(), puzzle.distance
         for index, text in enumerate(line):
-            right = self.proof.defence(state) == text if index % 2 else self._keeps(state, text, distance)
+            _strict(state, text)
+            right = proof.defence(state, plies) == text if index % 2 else proof.keeps_win(state, text, plies)
             if not right:
                 raise BadRequest("the line is not one this puzzle's attempt can have")
-            state = state.apply(state.move_from_str(text))
-            if index % 2:
-                distance = self.proof.value(state)[1]
-        return state, distance
-
-    def _keeps(self, state: QuartoState, text: str, distance: int) -> bool:
-        return self.proof.keeps_win(state, text, distance)
+            state, plies = state.play(text), plies - 1
+        return state, plies
 
     def _ended(self, puzzle: Puzzle, account: str | None, attempt: Attempt) -> Attempt:
         if account is None:
@@ -165,6 +187,16 @@ class PuzzleRoom:
                 (account, puzzle.id, int(solved), new.mu - old.mu, time.time()),
             )
         return Rating(new.mu, new.sigma, old.games + 1).view(), round(new.mu - old.mu)
+
+
+def _strict(state: State, text: str) -> None:
+    """BadRequest unless ``text`` is a legal move written as the game writes it."""
+    try:
+        move = state.move_from_str(text)
+    except ValueError:
+        raise BadRequest(f"{text!r} is not a move of this game") from None
+    if move.to_str() != text or move not in state.legal_moves():
+        raise BadRequest(f"{text!r} is not a legal move here, written as the game writes it")
 
 
 def _check_line(puzzle: Puzzle, line: list[str]) -> None:

@@ -1,8 +1,8 @@
 """The JSON API of the puzzles (``bordspel.web.puzzles``).
 
 - ``GET /api/puzzles/next``: a puzzle near the caller's puzzle rating (``puzzle``: ``id``,
-  ``game``, ``start``, ``rating``, ``distance``) and that rating (``rating``; null when not
-  logged in).
+  ``game``, ``start``, ``rating``, ``distance``, ``source``: the site's game it was met in, or
+  null) and that rating (``rating``; null when not logged in).
 - ``GET /api/puzzles/{id}``: that puzzle, the same way.
 - ``POST /api/puzzles/{id}/moves`` ``{"line": [...], "move": "..."}``: the move checked after the
   line so far (see ``Attempt``); a logged-in account's first attempt at the puzzle is rated;
@@ -63,7 +63,7 @@ class PuzzlesApi:
 
     async def _shown(self, puzzle: Puzzle, account: str | None) -> dict[str, Any]:
         rating = None if account is None else (await run_in_threadpool(self.room.rating, account)).view()
-        shown = {"id": puzzle.id, "game": puzzle.game, "start": puzzle.start}
+        shown = {"id": puzzle.id, "game": puzzle.game, "start": puzzle.start, "source": puzzle.source}
         return {"puzzle": {**shown, "rating": puzzle.rating, "distance": puzzle.distance}, "rating": rating}
 
 

@@ -1,24 +1,35 @@
-// The puzzle page: a position where one move wins by force, at the player's puzzle rating. Each
-// move is sent with the line so far; the server checks it against the solver's proof, answers
-// the defence and rates a logged-in player's first attempt (bordspel.web.puzzles).
+// The puzzle page: a position where one move wins by force, at the player's puzzle rating, played
+// by clicks on the board as in a game (clicks.js) or by name from the list. Each move is sent with
+// the line so far; the server checks it against the game's proof, answers the defence and rates
+// a logged-in player's first attempt (bordspel.web.puzzles). /puzzles#<id> opens that puzzle.
 
+import { drawBoard, fitBoard } from "./board.js";
+import { boardEvents, highlight, prompt, toolbar } from "./clicks.js";
 import { $, api, element } from "./dom.js";
 import { addWords, onLanguage, t } from "./words.js";
 
 addWords({
   en: {
     puzzles: "Puzzles", puzzle_your_move: "Your move", puzzle_play: "Play", puzzle_next: "Next puzzle",
-    puzzle_task: "Win by force: find the move.", puzzle_facts: "{game} puzzle {id}, rated {rating}; a win in {distance} moves.",
+    puzzle_task: "Win by force: find the move.",
+    puzzle_facts_one: "{game} puzzle {id}, rated {rating}; a win in 1 move.",
+    puzzle_facts: "{game} puzzle {id}, rated {rating}; a win in {distance} moves.",
     puzzle_right: "Right. The defence answered {reply}; go on.", puzzle_solved: "Solved!",
-    puzzle_wrong: "Not that one. A winning move: {moves}.", puzzle_rating: "Your puzzle rating: {rating} ({change}).",
+    puzzle_wrong: "Wrong: {move} does not win. Winning moves here: {moves}.",
+    puzzle_rating: "Your puzzle rating: {rating} ({change}).",
     puzzle_rating_now: "Your puzzle rating: {rating}.", puzzle_log_in: "Log in to get a puzzle rating.",
+    puzzle_over: "Puzzle over: on to the next one.", puzzle_click: "Your move: {prompt}",
   },
   nl: {
     puzzles: "Puzzels", puzzle_your_move: "Jouw zet", puzzle_play: "Speel", puzzle_next: "Volgende puzzel",
-    puzzle_task: "Win geforceerd: vind de zet.", puzzle_facts: "{game}-puzzel {id}, rating {rating}; winst in {distance} zetten.",
+    puzzle_task: "Win geforceerd: vind de zet.",
+    puzzle_facts_one: "{game}-puzzel {id}, rating {rating}; winst in 1 zet.",
+    puzzle_facts: "{game}-puzzel {id}, rating {rating}; winst in {distance} zetten.",
     puzzle_right: "Goed. De verdediging speelde {reply}; ga door.", puzzle_solved: "Opgelost!",
-    puzzle_wrong: "Die niet. Een winnende zet: {moves}.", puzzle_rating: "Je puzzelrating: {rating} ({change}).",
+    puzzle_wrong: "Fout: {move} wint niet. Winnende zetten hier: {moves}.",
+    puzzle_rating: "Je puzzelrating: {rating} ({change}).",
     puzzle_rating_now: "Je puzzelrating: {rating}.", puzzle_log_in: "Log in voor een puzzelrating.",
+    puzzle_over: "Puzzel voorbij: op naar de volgende.", puzzle_click: "Jouw zet: {prompt}",
   },
 });
 
@@ -26,6 +37,14 @@ for (const node of document.querySelectorAll("[data-i18n^='puzzle']")) node.text
 
 let puzzle = null;
 let line = [];
+let over = false;
+
+// The board as clicks.js wants it: the server's view, the clicks so far, and what a whole
+// move clicked does.
+const page = {
+  view: null, clicks: [], mode: {}, busy: false, replay: null, touch: false, tapped: null,
+  play: (text) => guarded(() => send(text))(), showStatus: () => showStatus(),
+};
 
 const said = new Map();  // each text shown, to say again in another language
 
@@ -36,15 +55,31 @@ function say(selector, key, values = {}) {
 
 onLanguage.push(() => {
   for (const [selector, [key, values]] of said) $(selector).textContent = t(key, values);
+  if (page.view) showBoard();
 });
+
+function showStatus() {
+  const words = over ? "" : prompt(page);
+  $("#status").textContent = over ? t("puzzle_over") : words ? t("puzzle_click", { prompt: words }) : "";
+}
+
+function showBoard() {
+  page.clicks = [];
+  page.tapped = null;
+  drawBoard(page.view.svg);
+  toolbar(page);
+  showStatus();
+  highlight(page);
+  fitBoard();
+}
 
 async function showPosition(position) {
   const query = new URLSearchParams({ game: puzzle.game, position });
   const view = await api("GET", `/api/board?${query}`);
-  $("#puzzle-board").innerHTML = view.svg;  // the server's own picture of the position
-  const moves = $("#puzzle-moves");
-  moves.replaceChildren(...view.legal.map((move) => element("option", { value: move.text, text: move.text })));
-  return view;
+  page.view = { ...view, you: view.to_move, legal: over ? [] : view.legal };  // no clicks once it is over
+  showBoard();
+  $("#puzzle-moves").replaceChildren(...page.view.legal.map((move) => element("option", { value: move.text, text: move.text })));
+  $("#puzzle-play").disabled = over;
 }
 
 function showRating(found) {
@@ -56,38 +91,52 @@ async function load() {
   $("#puzzle-error").textContent = "";
   $("#puzzle-result").textContent = "";
   said.delete("#puzzle-result");
-  const found = await api("GET", "/api/puzzles/next");
+  $("#puzzle-next").classList.remove("primary");
+  const asked = puzzle === null && location.hash.slice(1);  // /puzzles#<id>: that puzzle first
+  const found = await api("GET", asked ? `/api/puzzles/${encodeURIComponent(asked)}` : "/api/puzzles/next");
   puzzle = found.puzzle;
   line = [];
+  over = false;
   say("#puzzle-task", "puzzle_task");
   const game = puzzle.game.charAt(0).toUpperCase() + puzzle.game.slice(1);
-  say("#puzzle-facts", "puzzle_facts", { game, id: puzzle.id, rating: puzzle.rating, distance: (puzzle.distance + 1) / 2 });
+  const moves = (puzzle.distance + 1) / 2;
+  const facts = { game, id: puzzle.id, rating: puzzle.rating, distance: moves };
+  say("#puzzle-facts", moves === 1 ? "puzzle_facts_one" : "puzzle_facts", facts);
   showRating(found.rating);
-  $("#puzzle-play").disabled = false;
   await showPosition(puzzle.start);
 }
 
 function ended(answer) {
-  $("#puzzle-play").disabled = true;
+  over = true;
+  $("#puzzle-next").classList.add("primary");
   if (answer.rating) {
     const change = answer.change >= 0 ? `+${answer.change}` : `${answer.change}`;
     say("#puzzle-rating", "puzzle_rating", { rating: answer.rating.rating, change });
   }
 }
 
-async function play(event) {
-  event.preventDefault();
-  const move = $("#puzzle-moves").value;
-  const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/moves`, { line, move });
-  line = answer.line;
-  const position = await replayed(line);
-  if (answer.result === "right") say("#puzzle-result", "puzzle_right", { reply: answer.reply });
-  if (answer.result === "solved") { say("#puzzle-result", "puzzle_solved"); ended(answer); }
-  if (answer.result === "wrong") {
-    say("#puzzle-result", "puzzle_wrong", { moves: answer.solution.join(", ") });
-    ended(answer);
+// One move sent; the board then shows the position after it and the defence (after a wrong
+// move, the position it was played in, with the right move named).
+async function send(move) {
+  if (over || page.busy) return;
+  page.busy = true;
+  try {
+    const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/moves`, { line, move });
+    // The board first, then the words: once the answer is read, the board is the one to play on.
+    if (answer.result === "wrong") {
+      ended(answer);
+      await showPosition(await replayed(line));
+      say("#puzzle-result", "puzzle_wrong", { move, moves: answer.solution.join(", ") });
+      return;
+    }
+    line = answer.line;
+    if (answer.result === "solved") ended(answer);
+    await showPosition(await replayed(line));
+    if (answer.result === "right") say("#puzzle-result", "puzzle_right", { reply: answer.reply });
+    if (answer.result === "solved") say("#puzzle-result", "puzzle_solved");
+  } finally {
+    page.busy = false;
   }
-  await showPosition(position);
 }
 
 // The position after the moves of the line, each asked of the server's board.
@@ -101,9 +150,10 @@ async function replayed(moves) {
 }
 
 function guarded(action) {
-  return (event) => action(event).catch((error) => { $("#puzzle-error").textContent = error.message; });
+  return (...args) => action(...args).catch((error) => { page.busy = false; $("#puzzle-error").textContent = error.message; });
 }
 
-$("#puzzle-move").addEventListener("submit", guarded(play));
+boardEvents(page);
+$("#puzzle-move").addEventListener("submit", guarded(async (event) => { event.preventDefault(); await send($("#puzzle-moves").value); }));
 $("#puzzle-next").addEventListener("click", guarded(load));
 guarded(load)();
