@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -144,6 +145,7 @@ def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         for process in started:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)  # the node's processes: that start's session
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_ray_actors_on_two_nodes_feed_the_learner(tmp_path: Path, two_node_cluster: str) -> None:
