@@ -184,6 +184,14 @@ def add_train_command(game_command: Callable[[str, str], argparse.ArgumentParser
     train.add_argument("--rounds", type=int, default=None, help="stop after this many more rounds")
     train.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     train.add_argument("--threads", type=int, default=1, help="PyTorch's CPU threads (default 1)")
+    train.add_argument(
+        "--actors", type=int, default=0,
+        help="self-play actor processes apart from the learner (default 0: self-play in the learner's)",
+    )  # fmt: skip
+    train.add_argument(
+        "--ray", metavar="ADDRESS", default=None,
+        help="the actors as Ray actors on the cluster at ADDRESS ('auto': this machine's; the ray extra)",
+    )  # fmt: skip
     for name, kind, text in TRAIN_SETTINGS:
         train.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind, default=None, help=text)
     train.add_argument(
@@ -204,6 +212,18 @@ TRAIN_SETTINGS: list[tuple[str, Callable[[str], Any], str]] = [
     ("seed", int, "the run's seed (default 0)"),
     ("gumbel", int, "root moves Gumbel sequential halving considers in self-play (default 0: PUCT)"),
     ("resign", float, "resign below this search value, negated (default 0: never)"),
+    ("schedule", str, "the learning rate by round: constant (default), cosine or step"),
+    (
+        "schedule_rounds",
+        int,
+        "cosine falls to a tenth over this many rounds, step a tenth every (default 100)",
+    ),
+    (
+        "gate_games",
+        int,
+        "publish a round's network only if it wins a duel of this many games (default 0: always)",
+    ),
+    ("gate_margin", float, "the score the duel needs to publish (default 0.55)"),
 ]
 
 

@@ -23,6 +23,7 @@ import json
 import math
 import random
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -36,13 +37,23 @@ from bordspel.core import BordspelError, State, new_game
 from bordspel.progress import ProgressLine
 from bordspel.rl.codecs import codec_for
 from bordspel.zero import DATA, data_name
+from bordspel.zero.actors import Actors, Job, self_play_games, start_actors
 from bordspel.zero.judge import Judged, read_judged
 from bordspel.zero.network import NetworkShape, ZeroNet, export_onnx, torch_evaluator
 from bordspel.zero.replay import Buffer, Record, symmetric_samples
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
-from bordspel.zero.selfplay import PlaySettings, batch_maker, engine_self_play, opened, vector_self_play
+from bordspel.zero.selfplay import PlayedGame, PlaySettings, opened
 
-__all__ = ["Settings", "Trainer", "move_accuracy", "pick_device", "play_matches", "train_from_arguments"]
+__all__ = [
+    "Settings",
+    "Trainer",
+    "move_accuracy",
+    "pick_device",
+    "play_duel",
+    "play_matches",
+    "scheduled_rate",
+    "train_from_arguments",
+]
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,31 @@ class Settings:
     vector: bool = True
     """Self-play on the game's compiled batch when it copies its games (Quarto), with the
     batched search of ``bordspel.zero.forest``; else on the engine (``bordspel.zero.selfplay``)."""
+    schedule: str = "constant"
+    """The learning rate by round (:func:`scheduled_rate`): ``constant``, ``cosine`` or ``step``."""
+    schedule_rounds: int = 100
+    """The schedule's length: ``cosine`` falls to a tenth over it, ``step`` a tenth at every end."""
+    gate_games: int = 0
+    """Games (seats alternating) between the trained network and the published one after every
+    round; 0: no gating, every round's network is published."""
+    gate_margin: float = 0.55
+    """The score (1 a win, 1/2 a draw) the trained network needs over ``gate_games`` to be published."""
+
+
+SCHEDULES = ("constant", "cosine", "step")
+
+
+def scheduled_rate(settings: Settings, rounds: int) -> float:
+    """The learning rate of the round after ``rounds``: ``learning_rate`` throughout
+    (``constant``), falling along a half cosine to a tenth of it at ``schedule_rounds`` and
+    staying there (``cosine``), or a tenth of it after every ``schedule_rounds`` (``step``)."""
+    rate, length = settings.learning_rate, settings.schedule_rounds
+    if settings.schedule == "cosine":
+        done = min(rounds / length, 1.0)
+        return rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
+    if settings.schedule == "step":
+        return rate * 0.1 ** (rounds // length)
+    return rate
 
 
 CHECKPOINT_MINUTES = 3.0
@@ -143,12 +179,36 @@ def play_matches(
     finally:
         for player in players:
             close_player(player)
-    points = 0.0
-    for i, state in enumerate(states):
-        outcome = state.outcome()
-        assert outcome is not None
-        points += 0.5 if outcome.is_draw else float(i % 2 in outcome.winners)
-    return points / games
+    return sum(_points(state, i % 2) for i, state in enumerate(states)) / games
+
+
+def play_duel(
+    start: State, encoder: Encoder, first: Evaluator, second: Evaluator, settings: Settings, seed: int
+) -> float:
+    """The score of ``first`` against ``second`` (1 a win, 1/2 a draw), both with searches of
+    ``match_simulations`` playing the most visited move, over ``gate_games`` games played at once:
+    ``first`` on seat 0 in the even games, on seat 1 in the odd; each pair of games opens with
+    the same ``match_opening`` random plies."""
+    search = SearchSettings(simulations=settings.match_simulations)
+    rng = np.random.default_rng(seed)
+    games, opening = settings.gate_games, settings.match_opening
+    states = [opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
+    while any(not s.is_over() for s in states):
+        for is_first, evaluate in ((True, first), (False, second)):
+            movers = [i for i, s in enumerate(states) if not s.is_over() and (s.to_move == i % 2) == is_first]
+            if not movers:
+                continue
+            roots = [Node(states[i], encoder) for i in movers]
+            batched_search(roots, encoder, evaluate, search, rng)
+            for i, root in zip(movers, roots):
+                states[i] = states[i].apply(root.moves[int(np.argmax(root.visits))])
+    return sum(_points(state, i % 2) for i, state in enumerate(states)) / games
+
+
+def _points(state: State, seat: int) -> float:
+    outcome = state.outcome()
+    assert outcome is not None
+    return 0.5 if outcome.is_draw else float(seat in outcome.winners)
 
 
 @dataclass
@@ -161,11 +221,16 @@ class Progress:
     steps: int = 0
     seconds: float = 0.0
     last_match: float = -math.inf
+    jobs: int = 0
+    """Self-play jobs handed to actors (their seeds)."""
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Trainer:
-    """A training run of one game (with its options) in the folder ``out``."""
+    """A training run of one game (with its options) in the folder ``out``: the learner, and
+    self-play in its own process or in actors' (``bordspel.zero.actors``). Self-play uses the
+    published network (``published``): the trained one after every round, or with gating only
+    when it beats the published one."""
 
     def __init__(self, start: State, out: Path, settings: Settings, device: torch.device) -> None:
         self.start, self.out, self.device = start, out, device
@@ -181,6 +246,8 @@ class Trainer:
         channels, rows, cols = self.encoder.shape
         shape = NetworkShape(channels, rows, cols, self.encoder.actions, settings.width, settings.blocks)
         self.net = ZeroNet(shape).to(device)
+        self.published = ZeroNet(shape).to(device)
+        self.published.load_state_dict(self.net.state_dict())
         self.optimiser = torch.optim.AdamW(
             self.net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay
         )
@@ -193,9 +260,12 @@ class Trainer:
             self._restore(checkpoint)
 
     # -- the loop ----------------------------------------------------------------------------------
-    def run(self, minutes: float | None, rounds: int | None, line: ProgressLine) -> None:
+    def run(
+        self, minutes: float | None, rounds: int | None, line: ProgressLine, actors: Actors | None = None
+    ) -> None:
         """Train until the run's clock (resumed runs included; self-play, training, measuring and
-        saving) passes ``minutes``, or ``rounds`` more rounds have passed, whichever comes first."""
+        saving) passes ``minutes``, or ``rounds`` more rounds have passed, whichever comes first.
+        With ``actors`` a round learns from the games of the actors that have finished."""
         stop_round = None if rounds is None else self.progress.rounds + rounds
 
         def done() -> bool:
@@ -204,11 +274,12 @@ class Trainer:
 
         self.ticked = time.monotonic()
         last_checkpoint = self.progress.seconds
+        pending: set[Future[list[PlayedGame]]] = set()
         while not done():
-            records = self.self_play(line)
-            loss = self.learn(records, line)
+            played = self.self_play(line) if actors is None else self.gather(actors, pending, line)
+            loss = self.learn(self.value_targets(played), line)
             self.progress.rounds += 1
-            point = self.measure(loss, line)
+            point = self.measure(loss, line, self.gate(line))
             self.tick()
             if done() or self.progress.seconds - last_checkpoint >= CHECKPOINT_MINUTES * 60:
                 self.save_checkpoint()
@@ -224,25 +295,53 @@ class Trainer:
         self.progress.seconds += now - self.ticked
         self.ticked = now
 
-    def self_play(self, line: ProgressLine) -> list[tuple[Record, float]]:
-        """One round of self-play games; every searched position with its value target: the game's
-        result for its seat to move, mixed with the search's value (``search_value``)."""
+    def self_play(self, line: ProgressLine) -> list[PlayedGame]:
+        """One round of self-play games in this process, with the published network."""
         settings = self.settings
         line.update(f"round {self.progress.rounds + 1} · self-play: {settings.games} games · {self._clock()}")
-        play = PlaySettings(
+        evaluate = torch_evaluator(self.published, self.device)
+        openings = [self.random.randint(0, settings.opening_plies) for _ in range(settings.games)]
+        rngs = (self.rng, self.random)
+        return self_play_games(
+            self.start, self.encoder, evaluate, self._play_settings(), openings, settings.vector, rngs
+        )
+
+    def gather(
+        self, actors: Actors, pending: set[Future[list[PlayedGame]]], line: ProgressLine
+    ) -> list[PlayedGame]:
+        """Give every idle actor a job with the published network, and wait for the games of the
+        first to finish (of all that have finished)."""
+        while len(pending) < actors.count:
+            pending.add(actors.submit(self.job()))
+        line.update(f"round {self.progress.rounds + 1} · waiting for {actors.count} actors · {self._clock()}")
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        pending.difference_update(finished)
+        return [game for future in finished for game in future.result()]
+
+    def job(self) -> Job:
+        """The next self-play job for an actor: ``games`` games with the published network."""
+        settings = self.settings
+        self.progress.jobs += 1
+        openings = tuple(self.random.randint(0, settings.opening_plies) for _ in range(settings.games))
+        weights = {key: value.cpu() for key, value in self.published.state_dict().items()}
+        seed = settings.seed * 1_000_003 + self.progress.jobs
+        return Job(
+            self.start.name, self.start.options(), self.net.shape, self._play_settings(), openings, seed,
+            settings.vector, str(self.device), weights,
+        )  # fmt: skip
+
+    def _play_settings(self) -> PlaySettings:
+        settings = self.settings
+        return PlaySettings(
             settings.simulations, settings.noise, settings.alpha, settings.temperature_plies,
             settings.gumbel, settings.resign,
         )  # fmt: skip
-        evaluate = torch_evaluator(self.net, self.device)
-        openings = [self.random.randint(0, settings.opening_plies) for _ in range(settings.games)]
-        make = batch_maker(self.start, compiled_only=True) if settings.vector else None
-        if make is not None:
-            played = vector_self_play(self.start, make, openings, self.encoder, evaluate, play, self.rng)
-        else:
-            starts = [opened(self.start, plies, self.random) for plies in openings]
-            played = engine_self_play(starts, self.encoder, evaluate, play, self.rng)
+
+    def value_targets(self, played: list[PlayedGame]) -> list[tuple[Record, float]]:
+        """Every searched position of ``played`` with its value target: the game's result for
+        its seat to move, mixed with the search's value (``search_value``)."""
         self.progress.games += len(played)
-        mix = settings.search_value
+        mix = self.settings.search_value
         return [
             (r, (1 - mix) * game.returns[r.state.to_move] + mix * r.value)
             for game in played
@@ -260,6 +359,8 @@ class Trainer:
         added = len(records) * min(self.settings.augment, self.start.symmetries())
         steps = max(1, math.ceil(self.settings.replay * added / self.settings.batch))
         losses = np.zeros(2)
+        for group in self.optimiser.param_groups:
+            group["lr"] = scheduled_rate(self.settings, self.progress.rounds)
         self.net.train()
         for step in range(steps):
             losses += self._step()
@@ -283,9 +384,28 @@ class Trainer:
         self.optimiser.step()
         return np.array([policy_loss.item(), value_loss.item()])
 
+    def gate(self, line: ProgressLine) -> dict[str, Any]:
+        """Publish the trained network: always without gating; with it, only when it scores
+        ``gate_margin`` or more over ``gate_games`` against the published one. The duel's score
+        and whether the network was published, for the curve's point."""
+        settings = self.settings
+        if settings.gate_games <= 0:
+            self.published.load_state_dict(self.net.state_dict())
+            return {}
+        line.update(f"round {self.progress.rounds} · gating: {settings.gate_games} games · {self._clock()}")
+        trained = torch_evaluator(self.net, self.device)
+        published = torch_evaluator(self.published, self.device)
+        score = play_duel(
+            self.start, self.encoder, trained, published, settings, settings.seed + self.progress.rounds
+        )
+        if score >= settings.gate_margin:
+            self.published.load_state_dict(self.net.state_dict())
+        return {"gate": round(score, 4), "published": score >= settings.gate_margin}
+
     # -- measuring ------------------------------------------------------------------------------
-    def measure(self, loss: tuple[float, float], line: ProgressLine) -> dict[str, Any]:
-        """A point of the learning curve: losses, move accuracy and, when due, match scores."""
+    def measure(self, loss: tuple[float, float], line: ProgressLine, gate: dict[str, Any]) -> dict[str, Any]:
+        """A point of the learning curve: losses, the learning rate, the gate's duel, move accuracy
+        and, when due, match scores."""
         self.tick()
         evaluate = torch_evaluator(self.net, self.device)
         point: dict[str, Any] = {
@@ -294,6 +414,8 @@ class Trainer:
             "games": self.progress.games,
             "policy_loss": round(loss[0], 4),
             "value_loss": round(loss[1], 4),
+            "learning_rate": self.optimiser.param_groups[0]["lr"],
+            **gate,
         }
         self.judged = self._judged()  # read again: a judged set may be written while a run goes on
         if self.judged:
@@ -319,6 +441,9 @@ class Trainer:
             parts.append(
                 f"move accuracy {point['accuracy']:.1%} (random move {point['random_accuracy']:.1%})"
             )
+        if "gate" in point:
+            kept = "published" if point["published"] else "kept the published network"
+            parts.append(f"gate {point['gate']:.0%}: {kept}")
         parts += [f"{key} {value:.0%}" for key, value in point.items() if key.startswith("vs ")]
         return " · ".join(parts)
 
@@ -340,6 +465,7 @@ class Trainer:
             "options": self.start.options(),
             "settings": asdict(self.settings),
             "net": self.net.state_dict(),
+            "published": self.published.state_dict(),
             "optimiser": self.optimiser.state_dict(),
             "buffer": self.buffer.arrays(),
             "progress": asdict(self.progress),
@@ -352,11 +478,11 @@ class Trainer:
         partial.replace(self.out / "checkpoint.pt")
 
     def save_network(self) -> None:
-        """Write the ONNX network, the history and the curve."""
+        """Write the published network as ONNX, the history and the curve."""
         self.out.mkdir(parents=True, exist_ok=True)
         metadata = {"game": self.start.name, "options": self.start.options(), "rounds": self.progress.rounds}
-        export_onnx(self.net, self.out / "network.onnx", metadata)
-        self.net.to(self.device)
+        export_onnx(self.published, self.out / "network.onnx", metadata)
+        self.published.to(self.device)
         history = self.progress.history
         (self.out / "history.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
         plot_curve(history, self.out / "curve.png", f"{data_name(self.start)}: self-play")
@@ -375,6 +501,7 @@ class Trainer:
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
         self.net.load_state_dict(checkpoint["net"])
+        self.published.load_state_dict(checkpoint.get("published", checkpoint["net"]))
         self.optimiser.load_state_dict(checkpoint["optimiser"])
         self.buffer.restore(checkpoint["buffer"])
         self.progress = Progress(**checkpoint["progress"])
@@ -430,7 +557,10 @@ def given_settings(values: dict[str, Any]) -> dict[str, Any]:
 
 def settings_from(values: dict[str, Any]) -> Settings:
     """Settings with the given values (None: the default)."""
-    return replace(Settings(), **given_settings(values))
+    settings = replace(Settings(), **given_settings(values))
+    if settings.schedule not in SCHEDULES:
+        raise BordspelError(f"--schedule {settings.schedule}: give one of {', '.join(SCHEDULES)}")
+    return settings
 
 
 def check_resumable(trainer: Trainer, given: dict[str, Any]) -> None:
@@ -464,6 +594,13 @@ def train_from_arguments(args: Any) -> int:
         more = " (give a larger --minutes to go on)" if done >= args.minutes else ""
         rounds = trainer.progress.rounds
         print(f"resuming at round {rounds + 1}: {done:.1f} of {args.minutes:g} minutes done{more}")
-    trainer.run(args.minutes, args.rounds, ProgressLine())
+    actors = start_actors(args.actors, args.ray)
+    if actors is not None:
+        print(f"self-play by {actors.count} {'Ray actors' if args.ray else 'actor processes'}", flush=True)
+    try:
+        trainer.run(args.minutes, args.rounds, ProgressLine(), actors)
+    finally:
+        if actors is not None:
+            actors.close()
     print(f"network: {out / 'network.onnx'} · curve: {out / 'curve.png'}")
     return 0

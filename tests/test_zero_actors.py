@@ -1,0 +1,165 @@
+"""Self-play actors apart from the learner (``bordspel.zero.actors``), the learning-rate schedule
+and evaluation gating of ``bordspel.zero.train``. All need PyTorch, so all are slow; the Ray case
+needs the ``ray`` extra and starts a local cluster of two nodes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bordspel
+from bordspel.core import new_game
+
+pytestmark = pytest.mark.slow
+
+
+def tiny_trainer(out: Path, **given: Any) -> Any:
+    from bordspel.zero.train import Settings, Trainer, pick_device
+
+    settings = Settings(
+        games=3, simulations=4, width=8, blocks=1, batch=16, opponents=(), buffer=500, **given
+    )
+    return Trainer(new_game("hermit", size=3), out, settings, pick_device("cpu"))
+
+
+def test_the_learning_rate_follows_its_schedule() -> None:
+    pytest.importorskip("torch")
+    from bordspel.zero.train import Settings, scheduled_rate
+
+    def rates(schedule: str) -> list[float]:
+        settings = Settings(learning_rate=1.0, schedule=schedule, schedule_rounds=10)
+        return [round(scheduled_rate(settings, r), 6) for r in (0, 5, 10, 20, 25)]
+
+    assert rates("constant") == [1.0] * 5
+    assert rates("cosine") == [1.0, 0.55, 0.1, 0.1, 0.1]
+    assert rates("step") == [1.0, 1.0, 0.1, 0.01, 0.01]
+
+
+def test_a_round_trains_at_the_scheduled_rate(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from bordspel.progress import ProgressLine
+
+    trainer = tiny_trainer(tmp_path, learning_rate=0.01, schedule="step", schedule_rounds=1)
+    trainer.run(None, 2, ProgressLine())
+    assert [point["learning_rate"] for point in trainer.progress.history] == [0.01, pytest.approx(0.001)]
+
+
+def same_weights(first: Any, second: Any) -> bool:
+    import torch
+
+    one, two = first.state_dict(), second.state_dict()
+    return all(torch.equal(one[key], two[key]) for key in one)
+
+
+@pytest.mark.parametrize(("margin", "published"), [(0.0, True), (1.01, False)])
+def test_gating_publishes_the_trained_network_only_when_it_wins_the_duel(
+    tmp_path: Path, margin: float, published: bool
+) -> None:
+    pytest.importorskip("torch")
+    from bordspel.progress import ProgressLine
+    from bordspel.zero.network import ZeroNet
+
+    trainer = tiny_trainer(tmp_path, gate_games=4, gate_margin=margin, match_simulations=4)
+    first = ZeroNet(trainer.net.shape)
+    first.load_state_dict(trainer.published.state_dict())
+    trainer.run(None, 1, ProgressLine())
+    point = trainer.progress.history[-1]
+    assert 0 <= point["gate"] <= 1 and point["published"] is published
+    assert same_weights(trainer.published, trainer.net) is published
+    assert same_weights(trainer.published, first) is not published
+
+
+def test_without_gating_every_round_publishes(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from bordspel.progress import ProgressLine
+
+    trainer = tiny_trainer(tmp_path)
+    trainer.run(None, 1, ProgressLine())
+    assert same_weights(trainer.published, trainer.net) and "gate" not in trainer.progress.history[-1]
+
+
+def test_a_job_carries_the_published_weights_and_an_actor_plays_its_games(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from bordspel.zero.actors import play_job
+
+    trainer = tiny_trainer(tmp_path)
+    job = trainer.job()
+    assert len(job.openings) == 3 and trainer.progress.jobs == 1 and trainer.job().seed != job.seed
+    published = trainer.published.state_dict()
+    assert all((job.weights[key] == published[key]).all() for key in published)
+    played = play_job(job)
+    assert len(played) == 3 and all(game.records for game in played)
+
+
+def test_bordspel_train_with_actor_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bordspel.cli import main
+
+    arguments = ["train", "hermit", "-o", "size=3", "--out", str(tmp_path), "--rounds", "3", "--games", "2"]
+    tiny = ["--simulations", "4", "--width", "8", "--blocks", "1", "--match-games", "2"]
+    gating = ["--gate-games", "2", "--schedule", "cosine", "--actors", "2"]
+    assert main([*arguments, *tiny, *gating]) == 0
+    out = capsys.readouterr().out
+    assert "self-play by 2 actor processes" in out and "round 3 · " in out and "gate " in out
+    assert (tmp_path / "network.onnx").exists()
+
+
+@pytest.fixture
+def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A Ray cluster of two nodes of one CPU on this machine, in a temporary folder (its own home,
+    so that no token of another cluster applies); its processes are ended when the test ends."""
+    pytest.importorskip("ray")
+    ray_program = Path(sys.executable).with_name("ray")
+    if not ray_program.exists():
+        pytest.skip("no ray program beside this Python")
+    folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths have a limit
+    source = str(Path(bordspel.__file__).parents[1])
+    env = {**os.environ, "HOME": folder, "PYTHONPATH": source, "RAY_USAGE_STATS_ENABLED": "0"}
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    head = [str(ray_program), "start", "--head", "--port", str(port), "--temp-dir", folder]
+    nodes = [[*head, "--include-dashboard=false"], [str(ray_program), "start", "--address", address]]
+    started = []
+    try:
+        for node in nodes:
+            started.append(subprocess.Popen([*node, "--num-cpus", "1"], env=env, start_new_session=True))
+            assert started[-1].wait(timeout=120) == 0
+        monkeypatch.setenv("HOME", folder)
+        monkeypatch.setenv("PYTHONPATH", source)
+        yield address
+    finally:
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the node's processes: that start's session
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_ray_actors_on_two_nodes_feed_the_learner(tmp_path: Path, two_node_cluster: str) -> None:
+    pytest.importorskip("torch")
+    import ray
+
+    from bordspel.progress import ProgressLine
+    from bordspel.zero.actors import RayActors
+
+    trainer = tiny_trainer(tmp_path)
+    actors = RayActors(2, two_node_cluster)
+    try:
+        assert sum(node["Alive"] for node in ray.nodes()) == 2
+        trainer.run(None, 3, ProgressLine(), actors)
+    finally:
+        actors.close()
+    assert trainer.progress.rounds == 3 and trainer.progress.games >= 9 and trainer.progress.jobs >= 4
