@@ -45,8 +45,9 @@ def test_pages_load_their_modules_which_exist_and_import_only_files_that_exist()
 def test_the_header_links_mark_the_page_itself(client: TestClient) -> None:
     lobby = client.get("/lobby").text
     assert '<a href="/lobby" aria-current="page" data-i18n="lobby">' in lobby
-    assert 'aria-current="page"' not in client.get("/").text
-    assert 'class="site"' not in client.get("/nowhere", headers={"accept": "text/html"}).text
+    assert '<a href="/" aria-current="page" data-i18n="new_game">' in client.get("/").text
+    missing = client.get("/nowhere", headers={"accept": "text/html"}).text
+    assert 'class="site"' in missing and 'aria-current="page"' not in missing  # the way back
 
 
 def test_pages_are_served_with_their_status(client: TestClient) -> None:

@@ -158,9 +158,10 @@ def check_password(password: object, username: object = None) -> str:
         password[:STRENGTH_CHECKED], user_inputs=[username] if isinstance(username, str) else []
     )
     if int(rated["score"]) < STRENGTH:
-        why = str(rated["feedback"]["warning"] or "It is too easy to guess.").rstrip(".")
+        warning = str(rated["feedback"]["warning"] or "").rstrip(".")
+        why = f": {warning[0].lower()}{warning[1:]}" if warning else ""
         raise BadAccount(
-            f"that password is too easy to guess ({why}): use a few unusual words together, not your username"
+            f"that password is too easy to guess{why}. Use a few unusual words together, not your username"
         )
     return password
 

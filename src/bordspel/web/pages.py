@@ -45,7 +45,6 @@ class Page:
     title: str
     title_key: str | None = None  # the words of a fixed title, translated by the page
     heading: tuple[str, ...] = ()  # the header's parts after the brand
-    links: tuple[str, ...] = ("lobby", "puzzles")  # the site's pages linked from the header
     scripts: tuple[str, ...] = ()  # the page's own modules, run after the shared ones
 
 
@@ -54,21 +53,18 @@ PAGES = {
     for page in (
         Page("start", "bordspel — new game", "new_game", (TAGLINE,), scripts=("start.js",)),
         Page("game", "bordspel", None, (TITLE, RULES_LINK), scripts=("game.js", "chat.js")),
-        Page("rules", "bordspel — rules", None, (RULES_TITLE,), ("lobby",), ("rules.js",)),
-        Page(
-            "lobby", "bordspel — lobby", "lobby", links=("start", "lobby", "puzzles"), scripts=("lobby.js",)
-        ),
+        Page("rules", "bordspel — rules", None, (RULES_TITLE,), ("rules.js",)),
+        Page("lobby", "bordspel — lobby", "lobby", scripts=("lobby.js",)),
         Page(
             "analysis",
             "bordspel — analysis board",
             "analysis",
             (TITLE,),
-            ("start", "lobby"),
             ("analysis.js", "analysis-players.js", "analysis-graph.js", "analysis-moves.js"),
         ),
         Page("player", "bordspel — player", None, (TAGLINE,)),
         Page("puzzles", "bordspel — puzzles", "puzzles", scripts=("puzzles.js",)),
-        Page("missing", "bordspel — not found", "missing_title", (TAGLINE,), ()),
+        Page("missing", "bordspel — not found", "missing_title", (TAGLINE,)),
     )
 }
 
@@ -124,12 +120,9 @@ def _body(page: Page) -> str:
 
 
 def _nav(page: Page) -> str:
-    """The site's links, the page's own marked as current; none at all for no links."""
-    if not page.links:
-        return ""
+    """The site's links, the same on every page, the page's own marked as current."""
     links = []
-    for name in page.links:
-        path, key, text = LINKS[name]
+    for name, (path, key, text) in LINKS.items():
         current = ' aria-current="page"' if name == page.name else ""
         links.append(f'<a href="{path}"{current} data-i18n="{key}">{text}</a>')
     separator = "\n    " if page.heading else ""

@@ -72,9 +72,19 @@ function mark(position) {
   let shown = null;
   for (const [ply, text] of positions) if (text === position && (shown === null || ply > shown)) shown = ply;
   for (const item of document.querySelectorAll("#game-move-list li")) {
-    item.classList.toggle("current", Number(item.dataset.ply) === shown);
+    const current = Number(item.dataset.ply) === shown;
+    item.classList.toggle("current", current);
+    if (current) scrollListTo(item);
   }
   document.dispatchEvent(new CustomEvent("bordspel:shown-ply", { detail: { ply: shown } }));
+}
+
+// The move list scrolled (not the page) so that ``item`` is in view.
+function scrollListTo(item) {
+  const list = item.parentElement;
+  if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+  const bottom = item.offsetTop + item.offsetHeight - list.clientHeight;
+  if (bottom > list.scrollTop) list.scrollTop = bottom;
 }
 
 start();

@@ -11,13 +11,13 @@ import { addWords, onLanguage, t } from "./words.js";
 const WORDS = {
   en: {
     chat: "Chat", chat_players: "Players", chat_spectators: "Spectators", chat_send: "Send",
-    chat_placeholder: "Write a message", chat_empty: "No messages yet.", chat_mute: "Mute the other players",
+    chat_placeholder: "Write a message", chat_empty: "No messages yet.", chat_muted: "The other players' messages are hidden: you muted them.", chat_mute: "Mute the other players",
     chat_off: "Turn the chat off", chat_on: "Turn the chat on", chat_is_off: "You turned the chat off.",
     chat_log_in: "Log in to write here.", chat_seat: "Player {seat}", chat_you: "You",
   },
   nl: {
     chat: "Chat", chat_players: "Spelers", chat_spectators: "Toeschouwers", chat_send: "Verstuur",
-    chat_placeholder: "Schrijf een bericht", chat_empty: "Nog geen berichten.", chat_mute: "Demp de andere spelers",
+    chat_placeholder: "Schrijf een bericht", chat_empty: "Nog geen berichten.", chat_muted: "De berichten van de andere spelers zijn verborgen: je hebt ze gedempt.", chat_mute: "Demp de andere spelers",
     chat_off: "Zet de chat uit", chat_on: "Zet de chat aan", chat_is_off: "Je hebt de chat uitgezet.",
     chat_log_in: "Log in om hier te schrijven.", chat_seat: "Speler {seat}", chat_you: "Jij",
   },
@@ -33,6 +33,7 @@ function start() {
   if (!box || !id) return;
   box.hidden = false;
   document.getElementById("chat-form").addEventListener("submit", send);
+  document.getElementById("chat-text").addEventListener("input", showLeft);
   document.getElementById("chat-mute").addEventListener("change", (event) => choose({ muted: event.target.checked }));
   document.getElementById("chat-toggle").addEventListener("click", () => choose({ off: !(chat.settings && chat.settings.off) }));
   onLanguage.push(show);
@@ -69,6 +70,7 @@ async function send(event) {
     button.disabled = false;
   }
   input.value = "";
+  showLeft();
   showError(null);
   load();
 }
@@ -83,7 +85,15 @@ async function choose(settings) {
 }
 
 function showError(error) {
-  document.getElementById("chat-error").textContent = error ? error.message : "";
+  const shown = document.getElementById("chat-error");
+  shown.textContent = error ? error.message : "";
+  if (error) shown.scrollIntoView({ block: "nearest" });
+}
+
+// "12 / 140": the characters a message may still have (longer text cannot be typed).
+function showLeft() {
+  const input = document.getElementById("chat-text");
+  document.getElementById("chat-left").textContent = `${input.value.length} / ${chat.limits.length}`;
 }
 
 function show() {
@@ -93,7 +103,8 @@ function show() {
   const log = document.getElementById("chat-log");
   const messages = room ? room.messages : [];
   log.replaceChildren(...messages.map(line));
-  if (room && !messages.length) log.append(element("li", { class: "chat-empty", text: t("chat_empty") }));
+  const muted = chat.settings && chat.settings.muted && chat.room === "players";
+  if (room && !messages.length) log.append(element("li", { class: "chat-empty", text: t(muted ? "chat_muted" : "chat_empty") }));
   log.scrollTop = log.scrollHeight;
   showForm(room);
   showSettings();
@@ -122,6 +133,7 @@ function showForm(room) {
   form.hidden = !room || !room.can_write;
   input.maxLength = chat.limits.length;
   input.placeholder = t("chat_placeholder");
+  showLeft();
   const note = document.getElementById("chat-note");
   const off = chat.settings && chat.settings.off;
   note.textContent = off ? t("chat_is_off") : room && !room.can_write && chat.room === "spectators" && !chat.settings ? t("chat_log_in") : "";

@@ -276,7 +276,7 @@ function controls(page) {
   $("#undo").disabled = view.ply === 0 || view.takeback !== null || Boolean(view.outcome);
   $("#resign").disabled = Boolean(view.outcome);
   $("#rematch").hidden = !(person && view.outcome);
-  $("#analyse").hidden = !view.outcome;
+  $("#analyse").hidden = !view.outcome || view.ply === 0; // nothing to analyse in a game aborted unplayed
   $("#analyse").href = analysisLink(view.game, page.replay === null ? view.position : page.replayPosition, page.id);
   $("#rematch").textContent = t(view.rematch ? "join_rematch" : "rematch");
   $("#rematch").classList.toggle("primary", Boolean(view.rematch));

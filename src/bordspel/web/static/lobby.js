@@ -64,9 +64,11 @@ async function loadLobby(lobby) {
   await followChallenges(lobby);
 }
 
-// A challenge of this browser that left the open list: once started, go to its game.
+// A challenge of this browser that left the open list: once started, go to its game if this page
+// saw it open (one taken while the player was elsewhere is kept with the games, not followed).
 async function followChallenges(lobby) {
   const open = new Set(lobby.data.challenges.map((found) => found.id));
+  lobby.seenOpen = new Set([...(lobby.seenOpen || []), ...keptChallenges().map((kept) => kept.id).filter((id) => open.has(id))]);
   for (const kept of keptChallenges().filter((kept) => !open.has(kept.id))) {
     const found = await api("GET", `/api/challenges/${kept.id}`).catch(() => null);
     if (found && found.status === "open") continue; // not listed yet: look again next time
@@ -74,6 +76,7 @@ async function followChallenges(lobby) {
     if (found && found.status === "started") {
       const link = `/games/${found.game_id}#seat=${kept.token}`;
       remember({ id: found.game_id, game: found.game, you: kept.you, link });
+      if (!lobby.seenOpen.has(kept.id)) continue;
       location.href = link;
       return;
     }

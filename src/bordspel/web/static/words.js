@@ -19,7 +19,7 @@ const TEXT = {
     waiting: "Waiting for {name}", to_move: "{name} to move", thinking: "{name} is thinking… {elapsed} s of {budget} s",
     won: "Game over: {names} won ({how}).", you_won: "Game over: you won ({how}).", draw: "Game over: a draw ({how}).",
     resignation: "resignation", and: " and ", watching: "You are watching this game.",
-    your_rating: "Your rating: {rating} ({change}).", abort: "Abort", aborted: "Game aborted: nobody moved on both sides, so it counts for nobody's rating.",
+    your_rating: "Your rating: {rating} ({change}).", abort: "Abort", aborted: "Game aborted before every player had made a move: it counts for nobody's rating.",
     playing: "You are player {n}.", playing_1: "You play first.", playing_2: "You play second.",
     playing_3: "You play third.", playing_4: "You play fourth.", you_asked: "You asked to take back your move.",
     asks: "{name} asks to take back their move.", replaying: "Move {ply} of {plies}",
