@@ -87,3 +87,12 @@ def test_the_region_brute_force_agrees_with_the_whole_board_one() -> None:
                 accepts = after_block(accepts, *rng.choice(moves), geo)
         assert regions.wins(accepts) == whole.brute_wins(accepts)
     assert RegionBruteForce(geo, limit=3).wins((geo.full, geo.full, geo.full)) is None
+
+
+def test_bordspel_verify_samples_a_data_folder(data_4x4: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bordspel.cli import main
+
+    assert main(["verify", "hermit-4x4", str(data_4x4), "--sample", "3", "--seed", "2"]) == 0
+    assert "a sample (seed 2)" in capsys.readouterr().out
+    assert main(["verify", "hermit-5", str(data_4x4), "--sample", "3"]) != 0
+    assert "like hermit-6x6" in capsys.readouterr().err
