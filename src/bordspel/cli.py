@@ -29,9 +29,10 @@ class Solver:
     summary: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     solve: Callable[[argparse.Namespace], None]
-    verify: Callable[[Path, str], str] | None = None
-    """``bordspel verify GAME[-VARIANT] FILE``: check a proof file the solver wrote (the variant,
-    such as ``6x6``, must be the file's); a line saying what it proves, BordspelError if not."""
+    verify: Callable[[Path, str, int | None, int], str] | None = None
+    """``bordspel verify GAME[-VARIANT] FILE [--sample N --seed S]``: check a proof file (or data
+    folder) the solver wrote (the variant, such as ``6x6``, must be the file's), in full or ``N``
+    random parts of it; a line saying what it proves, BordspelError if not."""
 
 
 SOLVER_PART: Part[Solver] = Part(
@@ -258,11 +259,20 @@ def add_verify_command(commands: Any) -> None:
     verify.add_argument(
         "target", metavar="GAME[-VARIANT]", help="the game, optionally with the variant, like hermit-6x6"
     )
-    verify.add_argument("file", type=Path, help="the proof file")
+    verify.add_argument("file", type=Path, help="the proof file (or a run's data folder)")
+    verify.add_argument(
+        "--sample",
+        type=int,
+        nargs="?",
+        const=30,
+        metavar="N",
+        help="check N random parts (30 if no N), not all",
+    )
+    verify.add_argument("--seed", type=int, default=0, help="the random seed of --sample (default 0)")
     verify.set_defaults(run=cmd_verify)
 
 
-def _verifier(game: str) -> Callable[[Path, str], str] | None:
+def _verifier(game: str) -> Callable[[Path, str, int | None, int], str] | None:
     solver = game_part(game, SOLVER_PART)
     return None if solver is None else solver.verify
 
@@ -274,7 +284,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise BordspelError(
             f"no proof checker for {game!r}: bordspel verify --help lists the games that have one"
         )
-    print(verify(args.file, variant))
+    print(verify(args.file, variant, args.sample, args.seed))
     return 0
 
 

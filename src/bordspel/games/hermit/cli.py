@@ -185,10 +185,15 @@ def write(size: int, proof: str, memory: float, disk: Path | None) -> None:
     print(f"{move} {'wins' if wins else 'loses'} on {size}x{size}: proof written to {path}")
 
 
-def verify(path: Path, variant: str) -> str:
-    """Check a Hermit proof file with the independent checker."""
+def verify(path: Path, variant: str, sample: int | None = None, seed: int = 0) -> str:
+    """Check a Hermit proof file, or a run's data folder (all its claims, or ``sample`` of them),
+    with the independent checker."""
     from bordspel.games.hermit.verify import check_proof
 
+    if path.is_dir():
+        return _verify_data(path, variant, sample, seed)
+    if sample is not None:
+        raise BordspelError("--sample checks a run's data folder, not a proof file")
     header = check_proof(path)
     size = f"{header.n}x{header.n}"
     if variant and variant != size:
@@ -197,6 +202,20 @@ def verify(path: Path, variant: str) -> str:
     return (
         f"proof checked: on {size}, the player to move {claim} (brute force at {header.brute_force} squares)"
     )
+
+
+def _verify_data(folder: Path, variant: str, sample: int | None, seed: int) -> str:
+    """A data folder checked claim by claim, with a progress line on stderr."""
+    from bordspel.games.hermit.audit import check_data
+
+    size, _, other = variant.partition("x")
+    if not size.isdigit() or other != size:
+        raise BordspelError(f"name the board of a data folder, like hermit-6x6, not hermit-{variant}")
+    line = ProgressLine(every=1.0)
+    try:
+        return check_data(folder, int(size), sample, seed, progress=line.update)
+    finally:
+        line.close()
 
 
 SOLVER = Solver("who wins the empty N x N board, and with which first moves", add_arguments, solve, verify)

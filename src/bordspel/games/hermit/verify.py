@@ -12,17 +12,13 @@ search of its own (every move, memoised, no regions, no symmetries, no Grundy th
 only the rules (``bordspel.games.hermit.rules``).
 
 A solving run's data folder (``data/hermit-NxN``) holds claims without proofs: settled
-sub-problems (``frontier.txt``) and settled first moves (``results.jsonl``). ``ClaimChecker``
-checks such a claim the same way, with the winner's replies drawn on demand from whatever
-``Replies`` it is given (the solver, reading the run's book: ``bordspel.games.hermit.audit``), or
-checks random lines of it: the loser's move at random, the winner's reply, down
-to brute force.
+sub-problems (``frontier.txt``) and settled first moves (``results.jsonl``), read here by
+``read_claims``; ``bordspel.games.hermit.audit`` checks them claim by claim.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,7 +39,6 @@ from bordspel.games.hermit.rules import (
 
 __all__ = [
     "Claim",
-    "ClaimChecker",
     "ProofError",
     "ProofHeader",
     "Replies",
@@ -115,20 +110,6 @@ class _Checker:
             for colour, block in self._moves(accepts):
                 self.check(_placed(masks, colour, block), True)
         self.settled[masks, mover_wins] = True
-
-    def line(self, masks: Masks, mover_wins: bool, rng: random.Random) -> None:
-        """Raise ProofError unless one random line of the proof holds: the loser's move at
-        random, the winner's reply, down to brute force."""
-        accepts = self.accepts(masks)
-        while (accepts[0] | accepts[1] | accepts[2]).bit_count() > self.brute_force:
-            if mover_wins:
-                masks = self._reply(masks, accepts)
-            else:
-                colour, block = rng.choice(list(self._moves(accepts)))
-                masks = _placed(masks, colour, block)
-            accepts, mover_wins = self.accepts(masks), not mover_wins
-        if self.brute_wins(accepts) != mover_wins:
-            raise ProofError(f"brute force disagrees with the proof at {_text(masks, self.geo)}")
 
     def _moves(self, accepts: Masks) -> Iterator[tuple[int, int]]:
         """(colour, block) of every legal move."""
@@ -257,27 +238,6 @@ def _parsed(move: str, n: int) -> Reply:
 def _mover_wins(claim: Claim) -> bool:
     """Whether the player to move after the claim's moves wins, by the claim."""
     return claim.first_wins == (len(claim.moves) % 2 == 0)
-
-
-class ClaimChecker:
-    """Checks claims on an n x n board, the winner's replies drawn from ``replies``; what it has
-    settled (and brute-forced) is shared by the claims it checks."""
-
-    def __init__(self, n: int, replies: Replies, brute_force: int = 10) -> None:
-        self.n = n
-        self._checker = _Checker(geometry(n), replies, brute_force)
-
-    def check(self, claim: Claim) -> None:
-        """Check a claim in full: every move of the loser, the winner's reply, down to
-        ``brute_force`` live squares; ProofError saying where it fails."""
-        with _deep_recursion(self.n):
-            self._checker.check(position_after(self.n, claim.moves), _mover_wins(claim))
-
-    def sample(self, claim: Claim, rng: random.Random, lines: int = 1) -> None:
-        """Check ``lines`` random lines of a claim's proof; ProofError if one fails."""
-        start = position_after(self.n, claim.moves)
-        for _ in range(lines):
-            self._checker.line(start, _mover_wins(claim), rng)
 
 
 @contextmanager
