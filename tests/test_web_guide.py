@@ -138,6 +138,7 @@ def test_a_game_without_a_guide_gets_plain_words_and_no_rules_page(client: TestC
 
 def test_the_page_names_no_game() -> None:
     web = Path(__file__).parents[1] / "src/bordspel/web"
-    for page in [*(web / "static").iterdir(), *(web / "pages").iterdir()]:
+    files = [*(web / "static").rglob("*"), *(web / "pages").rglob("*")]
+    for page in [path for path in files if path.is_file()]:
         text = page.read_text(encoding="utf-8").lower()
         assert not [game for game in available_games() if game in text], page.name

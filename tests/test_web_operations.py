@@ -173,7 +173,8 @@ def test_a_closing_server_ends_its_streams_with_a_retry_hint() -> None:
             changes.close()  # the server shuts down while the stream runs
             return 3
 
-        return [text async for text in version_stream("g", version, changes, lifetime=60, poll=30)]
+        parts = {"version": ("g", version)}
+        return [text async for text in version_stream(parts, changes, lifetime=60, poll=30)]
 
     sent = asyncio.run(stream())
     assert sent[-1] == "retry: 2000\nevent: closing\ndata: {}\n\n" and len(sent) == 3
