@@ -417,16 +417,10 @@ def test_the_board_grows_with_the_window(browser: Browser, base_url: str) -> Non
     page.context.close()
 
 
-SAME_CENTRE = """([a, b]) => {
-  const [one, two] = [a, b].map((selector) => document.querySelector(selector).getBoundingClientRect());
-  return Math.abs(one.x + one.width / 2 - two.x - two.width / 2) < 3
-    && Math.abs(one.y + one.height / 2 - two.y - two.height / 2) < 3;
-}"""
-
-
-def comes_to(page: Page, moving: str, square: str) -> None:
-    """Wait until ``moving`` stands centred on ``square`` (its slide over, however loaded the machine)."""
-    page.wait_for_function(SAME_CENTRE, arg=[moving, square], timeout=5_000)
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 @pytest.mark.slow
@@ -442,10 +436,14 @@ def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
     target = page.locator("#board .target").first.get_attribute("data-square")
     page.click(f"#board [data-square={target}]")
     expect(page.locator("#status")).to_have_text("Your turn: choose where it builds")
-    comes_to(page, "#board [data-at=a1]", f"#board [data-square={target}]")
+    page.wait_for_timeout(400)  # the slide's transition
+    worker, there = centre(page, "#board [data-at=a1]"), centre(page, f"#board [data-square={target}]")
+    assert abs(worker[0] - there[0]) < 3 and abs(worker[1] - there[1]) < 3
     assert page.locator("#board [data-square=a1].target").count() == 1  # the square left may be built on
     page.keyboard.press("Escape")
-    comes_to(page, "#board [data-at=a1]", "#board [data-square=a1]")
+    page.wait_for_timeout(400)
+    worker, home = centre(page, "#board [data-at=a1]"), centre(page, "#board [data-square=a1]")
+    assert abs(worker[0] - home[0]) < 3 and abs(worker[1] - home[1]) < 3
     expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
     page.click("#board [data-square=a1]")
     page.click(f"#board [data-square={target}]")

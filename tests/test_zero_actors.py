@@ -126,6 +126,13 @@ def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         pytest.skip("no ray program beside this Python")
     folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths have a limit
     source = str(Path(bordspel.__file__).parents[1])
+    # No token authentication on this loopback cluster, for the nodes and this process alike: an
+    # earlier local ray.init() of this process turns token mode on in its environment and in
+    # Ray's cached config, which Ray itself refreshes this way when it changes the mode.
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    from ray._raylet import Config
+
+    Config.initialize("")
     env = {**os.environ, "HOME": folder, "PYTHONPATH": source, "RAY_USAGE_STATS_ENABLED": "0"}
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

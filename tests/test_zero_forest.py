@@ -243,7 +243,7 @@ def test_a_training_round_on_quarto_stores_every_searched_position(tmp_path: Any
         resign=0.99, vector=vector,
     )  # fmt: skip
     trainer = Trainer(new_game("quarto"), tmp_path, settings, pick_device("cpu"))
-    records = trainer.self_play(ProgressLine(io.StringIO()))
+    records = trainer.value_targets(trainer.self_play(ProgressLine(io.StringIO())))
     trainer.learn(records, ProgressLine(io.StringIO()))
     assert trainer.progress.games == 3 and trainer.buffer.size == 2 * len(records) > 0
     assert all(-1 <= target <= 1 for _, target in records)
