@@ -85,9 +85,7 @@ async function choose(settings) {
 }
 
 function showError(error) {
-  const shown = document.getElementById("chat-error");
-  shown.textContent = error ? error.message : "";
-  if (error) shown.scrollIntoView({ block: "nearest" });
+  document.getElementById("chat-error").textContent = error ? error.message : "";
 }
 
 // "12 / 140": the characters a message may still have (longer text cannot be typed).
