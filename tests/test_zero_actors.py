@@ -5,6 +5,7 @@ needs the ``ray`` extra and starts a local cluster of two nodes."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -117,23 +118,18 @@ def test_bordspel_train_with_actor_processes(tmp_path: Path, capsys: pytest.Capt
 
 
 @pytest.fixture
-def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def two_node_cluster() -> Iterator[tuple[str, dict[str, str]]]:
     """A Ray cluster of two nodes of one CPU on this machine, in a temporary folder (its own home,
-    so that no token of another cluster applies); its processes are ended when the test ends."""
+    so that no token of another cluster applies), and the environment to join it with; its
+    processes are ended when the test ends."""
     pytest.importorskip("ray")
     ray_program = Path(sys.executable).with_name("ray")
     if not ray_program.exists():
         pytest.skip("no ray program beside this Python")
     folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths have a limit
     source = str(Path(bordspel.__file__).parents[1])
-    # No token authentication on this loopback cluster, for the nodes and this process alike: an
-    # earlier local ray.init() of this process turns token mode on in its environment and in
-    # Ray's cached config, which Ray itself refreshes this way when it changes the mode.
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    from ray._raylet import Config
-
-    Config.initialize("")
     env = {**os.environ, "HOME": folder, "PYTHONPATH": source, "RAY_USAGE_STATS_ENABLED": "0"}
+    env["RAY_AUTH_MODE"] = "disabled"  # a loopback cluster (an earlier local ray.init sets "token")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -145,9 +141,7 @@ def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         for node in nodes:
             started.append(subprocess.Popen([*node, "--num-cpus", "1"], env=env, start_new_session=True))
             assert started[-1].wait(timeout=120) == 0
-        monkeypatch.setenv("HOME", folder)
-        monkeypatch.setenv("PYTHONPATH", source)
-        yield address
+        yield address, env
     finally:
         for process in started:
             with contextlib.suppress(ProcessLookupError):
@@ -155,18 +149,38 @@ def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_ray_actors_on_two_nodes_feed_the_learner(tmp_path: Path, two_node_cluster: str) -> None:
+# The learner runs in a process of its own, as `bordspel train --ray` does: a process that ran a
+# local Ray before (another test) keeps that runtime's authentication in its gRPC servers, and the
+# cluster's GCS, refused by them, takes the actors for unreferenced and cancels them.
+LEARNER = """
+import json, sys
+from pathlib import Path
+import ray
+from bordspel.progress import ProgressLine
+from bordspel.zero.actors import RayActors
+from test_zero_actors import tiny_trainer
+
+trainer = tiny_trainer(Path(sys.argv[2]))
+actors = RayActors(2, sys.argv[1])
+try:
+    nodes = sum(node["Alive"] for node in ray.nodes())
+    trainer.run(None, 3, ProgressLine(), actors)
+finally:
+    actors.close()
+progress = trainer.progress
+print(json.dumps({"nodes": nodes, "rounds": progress.rounds, "games": progress.games, "jobs": progress.jobs}))
+"""
+
+
+def test_ray_actors_on_two_nodes_feed_the_learner(
+    tmp_path: Path, two_node_cluster: tuple[str, dict[str, str]]
+) -> None:
     pytest.importorskip("torch")
-    import ray
-
-    from bordspel.progress import ProgressLine
-    from bordspel.zero.actors import RayActors
-
-    trainer = tiny_trainer(tmp_path)
-    actors = RayActors(2, two_node_cluster)
-    try:
-        assert sum(node["Alive"] for node in ray.nodes()) == 2
-        trainer.run(None, 3, ProgressLine(), actors)
-    finally:
-        actors.close()
-    assert trainer.progress.rounds == 3 and trainer.progress.games >= 9 and trainer.progress.jobs >= 4
+    address, env = two_node_cluster
+    env = {**env, "PYTHONPATH": os.pathsep.join([env["PYTHONPATH"], str(Path(__file__).parent)])}
+    learner = [sys.executable, "-c", LEARNER, address, str(tmp_path)]
+    done = subprocess.run(learner, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["nodes"] == 2 and result["rounds"] == 3
+    assert result["games"] >= 9 and result["jobs"] >= 4
