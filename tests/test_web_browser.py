@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -423,12 +424,19 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def expect_over(page: Page, piece: str, square: str, timeout: float = 5.0) -> None:
+    """Wait (the slide's transition, slower on a loaded machine) until ``piece`` is drawn over
+    ``square``, within 3 pixels."""
+    deadline = time.monotonic() + timeout
+    while True:
+        (x, y), (u, v) = centre(page, piece), centre(page, square)
+        if abs(x - u) < 3 and abs(y - v) < 3:
+            return
+        assert time.monotonic() < deadline, f"{piece} is drawn at {(x, y)}, not over {square} at {(u, v)}"
+        page.wait_for_timeout(50)
+
+
 @pytest.mark.slow
-@pytest.mark.xfail(
-    reason="2026-11-29: fails after the module's other tests since this session's game-page changes "
-    "(passes alone and on a2fbad1); cause not yet found, see the closing note",
-    strict=False,
-)
 def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
     browser: Browser, base_url: str
 ) -> None:
@@ -441,14 +449,10 @@ def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
     target = page.locator("#board .target").first.get_attribute("data-square")
     page.click(f"#board [data-square={target}]")
     expect(page.locator("#status")).to_have_text("Your turn: choose where it builds")
-    page.wait_for_timeout(400)  # the slide's transition
-    worker, there = centre(page, "#board [data-at=a1]"), centre(page, f"#board [data-square={target}]")
-    assert abs(worker[0] - there[0]) < 3 and abs(worker[1] - there[1]) < 3
+    expect_over(page, "#board [data-at=a1]", f"#board [data-square={target}]")
     assert page.locator("#board [data-square=a1].target").count() == 1  # the square left may be built on
     page.keyboard.press("Escape")
-    page.wait_for_timeout(400)
-    worker, home = centre(page, "#board [data-at=a1]"), centre(page, "#board [data-square=a1]")
-    assert abs(worker[0] - home[0]) < 3 and abs(worker[1] - home[1]) < 3
+    expect_over(page, "#board [data-at=a1]", "#board [data-square=a1]")
     expect(page.locator("#status")).to_have_text("Your turn: pick a worker")
     page.click("#board [data-square=a1]")
     page.click(f"#board [data-square={target}]")

@@ -55,7 +55,7 @@ function listen(page) {
   const source = gameStream(page.id);
   if (source) {
     source.addEventListener("version", (event) => {
-      if (!page.view || JSON.parse(event.data).version !== page.view.version) refresh(page);
+      if (!page.view || JSON.parse(event.data).version > page.view.version) refresh(page);
     });
   }
   setInterval(() => {
@@ -63,14 +63,15 @@ function listen(page) {
   }, 1000);
 }
 
-// The game read again; the page is drawn anew if it changed.
+// The game read again; the page is drawn anew if it moved on. Versions only grow, so an answer
+// that comes after a newer one (two reads under way at once) is dropped, not drawn over it.
 async function refresh(page) {
   if (page.busy) return;
   try {
     const view = await api("GET", `/api/games/${page.id}`, undefined, page.token);
     if (!page.view && view.you !== null) remember({ id: page.id, game: view.game, you: view.you, link: location.href });
     if (page.error && page.error.lost) showError(page, null); // the server answers again
-    if (!page.busy && (!page.view || view.version !== page.view.version)) show(page, view);
+    if (!page.busy && (!page.view || view.version > page.view.version)) show(page, view);
   } catch (error) {
     showError(page, Object.assign(error, { lost: true }));
   }
