@@ -4,7 +4,9 @@ attempt and refuses hostile input (and move text the game does not write) with J
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from starlette.testclient import TestClient
 from bordspel.puzzles import Puzzle, load_puzzles, proof_of, puzzle_games, winning_moves
 from bordspel.web import puzzles_api
 from bordspel.web.app import create_app
+from bordspel.web.puzzles import Attempt, PuzzleRoom
 from tests.test_web_accounts import sign_up
 from tests.test_web_chat import SETTINGS
 
@@ -102,7 +105,8 @@ def test_a_wrong_move_fails_shows_the_right_ones_and_lowers_the_rating_once(
     _, wrong = answers(puzzle)
     failed = play(bob, puzzle, [], wrong).json()
     assert failed["result"] == "wrong" and failed["change"] < 0
-    assert failed["solution"] == winning_moves(proof_of(game), puzzle.state(), 3)
+    right = winning_moves(proof_of(game), puzzle.state(), 3)
+    assert failed["solution"] and set(failed["solution"]) <= set(right)  # those found within the budget
     again = play(bob, puzzle, [], wrong).json()
     assert again["result"] == "wrong" and again["change"] is None and again["rating"] is None
 
@@ -190,3 +194,49 @@ def test_unknown_puzzles_and_bad_bodies(client: TestClient) -> None:
     response = client.post(f"/api/puzzles/{first('quarto', 1).id}/moves", content=b"{not json", headers=bad)
     assert response.status_code == 400 and "error" in response.json()
     assert client.get("/puzzles").status_code == 200
+
+
+def test_an_illegal_first_move_begins_no_attempt_and_runs_no_proof(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an attacker (2026-11-28): a refused first move still counted as beginning the
+    puzzle, so a whole line sent after it was rated; and it waited for the proof's lock."""
+    dora, puzzle = sign_up(client, "dora"), first("quarto", 3)
+    with monkeypatch.context() as patched:
+        patched.setattr(PuzzleRoom, "proof", lambda *_: pytest.fail("a proof ran for an illegal move"))
+        assert play(dora, puzzle, [], "z9:Q").status_code == 400
+        assert play(dora, puzzle, [answers(puzzle)[0], "a1:A"], "a1:A").status_code == 400
+    proof, (move, _) = proof_of("quarto"), answers(puzzle)
+    state = puzzle.state().play(move)
+    reply = proof.defence(state, 2)
+    final = winning_moves(proof, state.play(reply), 1)[0]
+    solved = play(dora, puzzle, [move, reply], final).json()
+    assert solved["result"] == "solved" and solved["rating"] is None
+
+
+def test_puzzle_moves_wait_in_their_own_threads_and_a_flood_is_refused_at_once(
+    web_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an attacker (2026-11-28): slow puzzle moves from 25 addresses held every thread
+    of the server for a minute. They now run in threads of their own, those past the queue are
+    refused at once (503), and the games answer meanwhile."""
+    monkeypatch.setattr(puzzles_api, "SOLVERS", 1)
+    monkeypatch.setattr(puzzles_api, "WAITING", 0)
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(*_: Any) -> Attempt:
+        entered.set()
+        release.wait(30)
+        return Attempt("wrong", ["a1:A"], solution=[])
+
+    monkeypatch.setattr(PuzzleRoom, "move", slow)
+    puzzle = first("quarto", 1)
+    with TestClient(create_app(web_db, SETTINGS)) as client, ThreadPoolExecutor(1) as background:
+        held = background.submit(play, client, puzzle, [], answers(puzzle)[0])
+        assert entered.wait(30)
+        refused = play(client, puzzle, [], answers(puzzle)[0])
+        assert refused.status_code == 503 and "puzzle moves" in refused.json()["error"]
+        game = {"game": "quarto", "seats": ["human", "human"]}
+        assert client.post("/api/games", json=game).status_code == 201
+        release.set()
+        assert held.result(30).status_code == 200

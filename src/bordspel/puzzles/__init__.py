@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -81,10 +82,19 @@ def puzzle_games() -> tuple[str, ...]:
     return tuple(game for game in available_games() if shipped.joinpath(f"{game}.jsonl").is_file())
 
 
-def winning_moves(proof: Proof, state: State, plies: int) -> list[str]:
-    """The moves that keep the forced win within ``plies``."""
+def winning_moves(proof: Proof, state: State, plies: int, seconds: float | None = None) -> list[str]:
+    """The moves that keep the forced win within ``plies``; with ``seconds``, those found by
+    then (and at least the first one found, however long it takes)."""
     moves = [move.to_str() for move in state.legal_moves()]
-    return [move for move in moves if proof.keeps_win(state, move, plies)]
+    if seconds is None:
+        return [move for move in moves if proof.keeps_win(state, move, plies)]
+    deadline, found = time.monotonic() + seconds, list[str]()
+    for move in moves:
+        if found and time.monotonic() > deadline:
+            break
+        if proof.keeps_win(state, move, plies):
+            found.append(move)
+    return found
 
 
 @dataclass(frozen=True)

@@ -9,24 +9,19 @@ a burst cannot take the server's memory and sign-ups cannot starve log-ins; a si
 
 from __future__ import annotations
 
-import asyncio
 import functools
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bordspel.web.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, SESSION_DAYS, Account
-from bordspel.web.api import GAME_ID, Api, BadRequest, read_json
+from bordspel.web.api import GAME_ID, Api, BadRequest, WorkPool, read_json
 from bordspel.web.profiles import player_view, record_winners
-from bordspel.web.store import Busy, Forbidden, NotFound
+from bordspel.web.store import Forbidden, NotFound
 
-__all__ = ["HASHING", "SIGNUP_HASHING", "AccountApi", "HashPool"]
-
-T = TypeVar("T")
+__all__ = ["HASHING", "SIGNUP_HASHING", "AccountApi"]
 
 HASHING = 2
 """Log-ins' password checks computed at once (each takes 64 MiB for about a tenth of a second)."""
@@ -35,29 +30,6 @@ CLAIMS = 50
 
 SIGNUP_HASHING = 1
 """Sign-ups' password hashes computed at once: their own thread, so they never hold up log-ins."""
-WAITING = 16
-"""Hashes that may wait for a thread of their pool; past it 503, at once."""
-
-
-class HashPool:
-    """Password hashing in ``threads`` threads of its own, with at most ``WAITING`` more hashes
-    queued (then Busy: 503), so that a flood of one kind of request cannot starve another."""
-
-    def __init__(self, threads: int, what: str) -> None:
-        self.executor = ThreadPoolExecutor(threads, thread_name_prefix=f"hashing {what}")
-        self.bound, self.what, self.taken = threads + WAITING, what, 0
-
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in one of the pool's threads."""
-        if self.taken >= self.bound:
-            raise Busy(f"the server is checking many {self.what} at once: try again in a few seconds")
-        self.taken += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self.executor, functools.partial(function, *args)
-            )
-        finally:
-            self.taken -= 1
 
 
 class AccountApi:
@@ -66,8 +38,8 @@ class AccountApi:
     def __init__(self, api: Api) -> None:
         self.api = api
         self.accounts = api.accounts
-        self.signup_hashes = HashPool(SIGNUP_HASHING, "sign-ups")
-        self.login_hashes = HashPool(HASHING, "log-ins")
+        self.signup_hashes = WorkPool(SIGNUP_HASHING, "sign-ups")
+        self.login_hashes = WorkPool(HASHING, "log-ins")
 
     async def sign_up(self, request: Request) -> Response:
         """``POST /api/account`` ``{"username", "password"}``: 201, the account and its session.

@@ -14,9 +14,10 @@ import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -41,7 +42,7 @@ from bordspel.web.store import Busy, Conflict, Forbidden, GameStore, NotFound, S
 from bordspel.web.supervise import Supervisor
 from bordspel.web.views import board_view, game_view, position_view, record_text, rules_view, start_options
 
-__all__ = ["QUEUED_PER_WORKER", "Api", "ApiSettings", "BadRequest", "challenge_id", "game_id"]
+__all__ = ["QUEUED_PER_WORKER", "Api", "ApiSettings", "BadRequest", "WorkPool", "challenge_id", "game_id"]
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_VERSION = 2**53
@@ -52,6 +53,10 @@ ANALYST = "hard"
 """The level whose search answers ``GET /api/games/{id}/analysis`` (within the server's budget)."""
 AI_POLL = 0.5
 """Seconds between looks at the stored version while ``POST /ai`` waits for a worker's move."""
+WAITING = 16
+"""Calls that may wait for a thread of a ``WorkPool``; past it 503, at once."""
+
+T = TypeVar("T")
 
 
 class BadRequest(BordspelError):
@@ -148,6 +153,28 @@ class PerAddress:
         self._running[address] -= 1
         if self._running[address] <= 0:
             del self._running[address]
+
+
+class WorkPool:
+    """Costly work of one kind (password hashes, puzzle proofs) in ``threads`` threads of its own,
+    with at most ``waiting`` more calls queued (then Busy: 503, at once), so that a flood of one
+    kind of request neither starves another nor holds the threads of Starlette's pool."""
+
+    def __init__(self, threads: int, what: str, waiting: int = WAITING) -> None:
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix=what)
+        self.bound, self.what, self.taken = threads + waiting, what, 0
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in one of the pool's threads."""
+        if self.taken >= self.bound:
+            raise Busy(f"the server is checking many {self.what} at once: try again in a few seconds")
+        self.taken += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.executor, functools.partial(function, *args)
+            )
+        finally:
+            self.taken -= 1
 
 
 def game_id(request: Request) -> str:

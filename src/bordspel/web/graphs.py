@@ -29,7 +29,8 @@ Each move is then judged (``graph_points``):
 The same job then looks for puzzles in the game (``find_puzzle`` of ``bordspel.puzzles``): each
 position where the player to move had a forced win that the game's proof shows, with at most
 half the moves keeping it, becomes a puzzle of the site (``site_puzzles``, its game kept as
-``source``), stored with the graph in one transaction and offered beside the shipped ones.
+``source``; the first ``PUZZLES_PER_GAME`` of a game), stored with the graph in one transaction
+and offered beside the shipped ones.
 
 The graph's value of each position is for the first seat, from -1 (lost) to 1 (won): an exact
 result at -1, 0 or 1, an evaluation at ``0.9 * score / scale``. The first ``MAX_PLIES`` positions
@@ -61,6 +62,7 @@ __all__ = [
     "GRAPH_TIME",
     "MAX_PLIES",
     "MISTAKE",
+    "PUZZLES_PER_GAME",
     "GraphQueue",
     "GraphRunner",
     "graph_points",
@@ -78,6 +80,8 @@ MISTAKE = 0.25
 BLUNDER = 0.5
 """An evaluation drop from this share of the game's scale marks a blunder."""
 MAX_PLIES = 300
+PUZZLES_PER_GAME = 3
+"""The most puzzles one game gives: a game thrown away move after move gives no more."""
 """Positions of one game judged at most."""
 MAX_ATTEMPTS = 3
 """Claims of one graph after which it is given up (``failed``)."""
@@ -368,14 +372,16 @@ class GraphRunner:
         return graph_points(judged, moves)
 
     async def puzzles(self, game_id: str) -> tuple[Puzzle, ...]:
-        """The puzzles met in game ``game_id`` (its first ``MAX_PLIES`` positions), renewing the
-        lease after each position."""
+        """The first ``PUZZLES_PER_GAME`` puzzles met in game ``game_id`` (in its first
+        ``MAX_PLIES`` positions), renewing the lease after each position."""
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except NotFound:
             return ()
         found: list[Puzzle] = []
         for state in stored.game.states[:MAX_PLIES]:
+            if len(found) >= PUZZLES_PER_GAME:
+                break
             found.extend(await self._puzzle(state, game_id))
             if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
                 return ()

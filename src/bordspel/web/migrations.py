@@ -234,6 +234,10 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             created {float} NOT NULL
         )""",
     ),
+    (  # 13: the site's puzzles by rating, so that the puzzle near a player's rating is found by
+        # index (``PuzzleRoom.nearest``), however many the site's games have given
+        "CREATE INDEX site_puzzles_by_rating ON site_puzzles (rating, id)",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

@@ -17,10 +17,11 @@ import bisect
 import random
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from bordspel.core import State
+from bordspel.core import State, available_games
 from bordspel.puzzles import Proof, Puzzle, load_puzzles, proof_of, winning_moves
 from bordspel.web.api import BadRequest
 from bordspel.web.ratings import PUZZLE_POOL as POOL
@@ -33,10 +34,21 @@ PUZZLE_SIGMA = 100.0
 """The puzzles' fixed ratings are taken as this sure of themselves."""
 NEAREST = 30
 """A new puzzle is drawn from the this many nearest the player's rating not yet tried."""
+FURTHEST = NEAREST * 4**3
+"""The most puzzles looked at for untried ones (an account that tried all of them gets one again)."""
 MOVE_CHARS = 32
 """The longest move text read (a Santorini god turn is up to 22 characters)."""
+SOLUTION_SECONDS = 0.5
+"""A wrong move is answered with the right moves found within this time (at least one)."""
+SOLUTIONS_KEPT = 1024
+"""Lines whose right moves are kept, so that asking again costs no solving."""
 SITE_COLUMNS = "id, game, start, distance, winning, moves, rating, source"
 """The columns of ``site_puzzles`` that make a ``Puzzle``, in its order."""
+NEAR = (
+    f"SELECT {SITE_COLUMNS} FROM site_puzzles WHERE rating >= ? ORDER BY rating, id LIMIT ?",
+    f"SELECT {SITE_COLUMNS} FROM site_puzzles WHERE rating < ? ORDER BY rating DESC, id DESC LIMIT ?",
+)
+"""The site's puzzles at or above a rating, and below it, nearest first."""
 
 
 @dataclass(frozen=True)
@@ -58,14 +70,17 @@ class Attempt:
 
 
 class PuzzleRoom:
-    """The puzzles served from one store: one proof a game, used by one thread at a time."""
+    """The puzzles served from one store: one proof a game, used by one thread at a time (each
+    game's own lock, so a slow proof of one game holds up no other)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.shipped = load_puzzles()
         self.by_id = {puzzle.id: puzzle for puzzle in self.shipped}
+        self.ratings = [puzzle.rating for puzzle in self.shipped]
         self.proofs: dict[str, Proof] = {}
-        self.solving = threading.Lock()
+        self.solving = {game: threading.Lock() for game in available_games()}
+        self.solutions: OrderedDict[tuple[str, tuple[str, ...]], list[str]] = OrderedDict()
 
     def find(self, puzzle_id: str) -> Puzzle:
         """The puzzle ``puzzle_id``, shipped or met in a game of the site (NotFound when there
@@ -81,12 +96,14 @@ class PuzzleRoom:
             raise NotFound("no puzzle has that id")
         return found
 
-    def puzzles(self) -> list[Puzzle]:
-        """The shipped puzzles and those met in the site's games, by rating."""
+    def shown_source(self, puzzle: Puzzle) -> str | None:
+        """The game a puzzle was met in, when that game was open to all (a lobby challenge's):
+        the id of a game played by invitation or against the computer is its players' to give."""
+        if puzzle.source is None:
+            return None
         with self.store.db.transaction(write=False) as db:
-            rows = db.execute(f"SELECT {SITE_COLUMNS} FROM site_puzzles").fetchall()
-        met = [Puzzle(*row) for row in rows if row[0] not in self.by_id]
-        return sorted([*self.shipped, *met], key=lambda puzzle: (puzzle.rating, puzzle.id))
+            listed = db.execute("SELECT 1 FROM challenges WHERE game_id = ?", (puzzle.source,)).fetchone()
+        return puzzle.source if listed else None
 
     def rating(self, account: str | None) -> Rating:
         """The account's puzzle rating (the starting one without an account)."""
@@ -96,37 +113,54 @@ class PuzzleRoom:
             return _rating(db, account, POOL)
 
     def next(self, account: str | None, rng: random.Random) -> Puzzle:
-        """A puzzle near the player's rating that their account has not tried."""
-        tried, puzzles = self._tried(account), self.puzzles()
-        centre = bisect.bisect_left([puzzle.rating for puzzle in puzzles], self.rating(account).mu)
-        near = sorted(range(len(puzzles)), key=lambda index: abs(index - centre))
-        fresh = [index for index in near[: NEAREST + len(tried)] if puzzles[index].id not in tried]
-        return puzzles[rng.choice(fresh[:NEAREST] or near[:NEAREST])]
+        """One of the ``NEAREST`` puzzles nearest the player's rating that their account has not
+        tried, looked for among ever more (up to ``FURTHEST``) of the nearest."""
+        rating, count = self.rating(account).mu, NEAREST
+        while True:
+            near = self.nearest(rating, count)
+            tried = self._tried(account, near)
+            fresh = [puzzle for puzzle in near if puzzle.id not in tried]
+            if len(fresh) >= NEAREST or len(near) < count or count >= FURTHEST:
+                return rng.choice((fresh or near)[:NEAREST])
+            count *= 4
 
-    def _tried(self, account: str | None) -> set[str]:
-        if account is None:
-            return set()
+    def nearest(self, rating: float, count: int) -> list[Puzzle]:
+        """The ``count`` puzzles, shipped or met in the site's games, nearest ``rating`` (by the
+        rating index of ``site_puzzles``: no request reads them all)."""
+        centre = bisect.bisect_left(self.ratings, rating)
+        shipped = self.shipped[max(0, centre - count) : centre + count]
         with self.store.db.transaction(write=False) as db:
-            query = "SELECT puzzle_id FROM puzzle_attempts WHERE account_id = ?"
-            return {found for (found,) in db.execute(query, (account,)).fetchall()}
+            rows = [row for query in NEAR for row in db.execute(query, (rating, count)).fetchall()]
+        met = [Puzzle(*row) for row in rows if row[0] not in self.by_id]
+        return sorted([*shipped, *met], key=lambda puzzle: (abs(puzzle.rating - rating), puzzle.id))[:count]
+
+    def _tried(self, account: str | None, puzzles: list[Puzzle]) -> set[str]:
+        """Those of ``puzzles`` the account has tried."""
+        if account is None or not puzzles:
+            return set()
+        marks = ", ".join("?" * len(puzzles))
+        query = f"SELECT puzzle_id FROM puzzle_attempts WHERE account_id = ? AND puzzle_id IN ({marks})"
+        with self.store.db.transaction(write=False) as db:
+            return {found for (found,) in db.execute(query, (account, *(p.id for p in puzzles))).fetchall()}
 
     def proof(self, game: str) -> Proof:
-        """The proof of ``game``'s puzzles, made on first use."""
+        """The proof of ``game``'s puzzles, made on first use (call with the game's lock held)."""
         if game not in self.proofs:
             self.proofs[game] = proof_of(game)
         return self.proofs[game]
 
     def move(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
-        """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends."""
+        """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends. The
+        moves are read before any proof runs: a malformed or illegal one costs no solving."""
         _check_line(puzzle, line + [move])
+        _legal_line(puzzle.state(), line + [move])
         if account is not None and not line:
             self._start(account, puzzle)
-        proof = self.proof(puzzle.game)
-        with self.solving:
-            state, plies = self._replay(puzzle, line)
-            _strict(state, move)
+        with self.solving[puzzle.game]:
+            proof = self.proof(puzzle.game)
+            state, plies = self._replay(proof, puzzle, line)
             if not proof.keeps_win(state, move, plies):
-                solution = winning_moves(proof, state, plies)
+                solution = self._solution(proof, puzzle, line, (state, plies))
                 return self._ended(puzzle, account, Attempt("wrong", line + [move], solution=solution))
             after = state.play(move)
             if after.outcome() is not None or plies <= 1:
@@ -134,17 +168,29 @@ class PuzzleRoom:
             reply = proof.defence(after, plies - 1)
         return Attempt("right", line + [move, reply], reply=reply)
 
-    def _replay(self, puzzle: Puzzle, line: list[str]) -> tuple[State, int]:
-        """The position after ``line`` and the plies left; BadRequest when the line is not one of
-        right moves and the server's replies."""
-        proof, state, plies = self.proof(puzzle.game), puzzle.state(), puzzle.distance
+    def _replay(self, proof: Proof, puzzle: Puzzle, line: list[str]) -> tuple[State, int]:
+        """The position after ``line`` (legal moves) and the plies left; BadRequest when the line
+        is not one of right moves and the server's replies."""
+        state, plies = puzzle.state(), puzzle.distance
         for index, text in enumerate(line):
-            _strict(state, text)
             right = proof.defence(state, plies) == text if index % 2 else proof.keeps_win(state, text, plies)
             if not right:
                 raise BadRequest("the line is not one this puzzle's attempt can have")
             state, plies = state.play(text), plies - 1
         return state, plies
+
+    def _solution(
+        self, proof: Proof, puzzle: Puzzle, line: list[str], position: tuple[State, int]
+    ) -> list[str]:
+        """Right moves after ``line``: those found within ``SOLUTION_SECONDS`` (at least one),
+        kept for the ``SOLUTIONS_KEPT`` lines asked last."""
+        key = (puzzle.id, tuple(line))
+        if key not in self.solutions:
+            self.solutions[key] = winning_moves(proof, *position, seconds=SOLUTION_SECONDS)
+            if len(self.solutions) > SOLUTIONS_KEPT:
+                self.solutions.popitem(last=False)
+        self.solutions.move_to_end(key)
+        return self.solutions[key]
 
     def _ended(self, puzzle: Puzzle, account: str | None, attempt: Attempt) -> Attempt:
         if account is None:
@@ -187,6 +233,13 @@ class PuzzleRoom:
                 (account, puzzle.id, int(solved), new.mu - old.mu, time.time()),
             )
         return Rating(new.mu, new.sigma, old.games + 1).view(), round(new.mu - old.mu)
+
+
+def _legal_line(state: State, line: list[str]) -> None:
+    """BadRequest unless each move of ``line`` is legal in turn, written as the game writes it."""
+    for text in line:
+        _strict(state, text)
+        state = state.play(text)
 
 
 def _strict(state: State, text: str) -> None:

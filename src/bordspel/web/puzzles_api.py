@@ -1,12 +1,15 @@
 """The JSON API of the puzzles (``bordspel.web.puzzles``).
 
 - ``GET /api/puzzles/next``: a puzzle near the caller's puzzle rating (``puzzle``: ``id``,
-  ``game``, ``start``, ``rating``, ``distance``, ``source``: the site's game it was met in, or
-  null) and that rating (``rating``; null when not logged in).
+  ``game``, ``start``, ``rating``, ``distance``, ``source``: the site's game it was met in when
+  that game was a lobby challenge's, else null) and that rating (``rating``; null when not
+  logged in).
 - ``GET /api/puzzles/{id}``: that puzzle, the same way.
 - ``POST /api/puzzles/{id}/moves`` ``{"line": [...], "move": "..."}``: the move checked after the
   line so far (see ``Attempt``); a logged-in account's first attempt at the puzzle is rated;
-  at most ``MOVES_PER_ADDRESS`` in progress from one address (429 past it).
+  at most ``MOVES_PER_ADDRESS`` in progress from one address (429 past it). The proofs run in
+  ``SOLVERS`` threads of their own with at most ``WAITING`` moves queued (503 past it), so
+  that a flood of puzzle moves holds up neither the games nor the rest of the site.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bordspel.puzzles import Puzzle
-from bordspel.web.api import Api, BadRequest, PerAddress, read_json
+from bordspel.web.api import Api, BadRequest, PerAddress, WorkPool, read_json
 from bordspel.web.puzzles import PuzzleRoom
 
 __all__ = ["PuzzlesApi"]
@@ -27,6 +30,10 @@ __all__ = ["PuzzlesApi"]
 ID_CHARS = 32
 MOVES_PER_ADDRESS = 2
 """Puzzle moves one address may have checked at once (each is up to a few hundred solves)."""
+SOLVERS = 2
+"""Threads that check puzzle moves (one game's proof is used by one of them at a time)."""
+WAITING = 8
+"""Puzzle moves that may wait for a solver thread; past it 503, at once."""
 
 
 class PuzzlesApi:
@@ -37,6 +44,7 @@ class PuzzlesApi:
         self.room = PuzzleRoom(api.store)
         self.rng = random.Random()
         self.moving = PerAddress(MOVES_PER_ADDRESS, "puzzle moves")
+        self.solvers = WorkPool(SOLVERS, "puzzle moves", WAITING)
 
     async def next(self, request: Request) -> Response:
         """``GET /api/puzzles/next``."""
@@ -47,23 +55,25 @@ class PuzzlesApi:
     async def show(self, request: Request) -> Response:
         """``GET /api/puzzles/{id}``."""
         account = await self.api.account_id(request)
-        return JSONResponse(await self._shown(self.room.find(_puzzle_id(request)), account))
+        puzzle = await run_in_threadpool(self.room.find, _puzzle_id(request))
+        return JSONResponse(await self._shown(puzzle, account))
 
     async def move(self, request: Request) -> Response:
         """``POST /api/puzzles/{id}/moves``."""
-        puzzle = self.room.find(_puzzle_id(request))
+        puzzle = await run_in_threadpool(self.room.find, _puzzle_id(request))
         data = await read_json(request)
         line, move = data.get("line", []), data.get("move")
         if not isinstance(line, list) or not isinstance(move, str):
             raise BadRequest("give 'line' as a list of moves and 'move' as a string")
         account = await self.api.account_id(request)
         with self.moving.held(request.client.host if request.client else ""):
-            attempt = await run_in_threadpool(self.room.move, puzzle, line, move, account)
+            attempt = await self.solvers.run(self.room.move, puzzle, line, move, account)
         return JSONResponse(attempt.view())
 
     async def _shown(self, puzzle: Puzzle, account: str | None) -> dict[str, Any]:
         rating = None if account is None else (await run_in_threadpool(self.room.rating, account)).view()
-        shown = {"id": puzzle.id, "game": puzzle.game, "start": puzzle.start, "source": puzzle.source}
+        source = await run_in_threadpool(self.room.shown_source, puzzle)
+        shown = {"id": puzzle.id, "game": puzzle.game, "start": puzzle.start, "source": source}
         return {"puzzle": {**shown, "rating": puzzle.rating, "distance": puzzle.distance}, "rating": rating}
 
 
