@@ -29,6 +29,7 @@ from bordspel.web.puzzles import PuzzleRoom
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import GameStore
 from bordspel.web.supervise import Supervisor
+from tests.test_web_accounts import sign_up
 from tests.test_web_jobs import _until
 
 HERMIT_4 = ["Ra1U", "Rc1U", "Ra3H", "Rd3U", "Yc2V", "Ya2U", "Bb4U", "Ya4U", "Bb1U", "Bd1U", "Bd4U"]
@@ -210,6 +211,21 @@ def test_a_graph_is_claimed_by_one_worker_and_given_up_after_its_attempts(web_db
     finally:
         runner.pool.close()
     assert queue.view(game) == {"status": "failed"}
+
+
+def test_a_game_an_account_played_gets_its_graph_before_older_anonymous_ones(web_db: str) -> None:
+    """Found by an attacker (2026-11-28): games anyone can start and end at once queued ahead of
+    everyone's graphs (a backlog of minutes). An account's game now goes first."""
+    with TestClient(create_app(web_db, ApiSettings(job_workers=0))) as client:
+        anonymous = [play(client, HERMIT_4) for _ in range(2)]
+        account = play(sign_up(client, "gerda"), HERMIT_4)
+    store = GameStore(web_db)
+    try:
+        queue = GraphQueue(store, lease=60.0)
+        claimed = [queue.claim("worker") for _ in range(3)]
+        assert claimed == [(account, 1), (anonymous[0], 1), (anonymous[1], 1)]
+    finally:
+        store.close()
 
 
 def test_a_position_too_slow_to_prove_is_no_puzzle_and_the_graph_is_kept(web_db: str) -> None:

@@ -66,6 +66,7 @@ __all__ = [
     "GraphQueue",
     "GraphRunner",
     "graph_points",
+    "graph_priority",
     "judge_position",
     "queue_graph",
 ]
@@ -89,15 +90,22 @@ RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
 def queue_graph(db: Connection, stored: StoredGame) -> None:
-    """Queue the graph of the game that just ended (``GameStore.on_end``): two seats, not aborted."""
+    """Queue the graph of the game that just ended (``GameStore.on_end``): two seats, not aborted;
+    ahead of others when an account played it (``graph_priority``)."""
     if len(stored.seats) != 2 or stored.aborted():
         return
     db.execute(
-        """INSERT INTO game_graphs (game_id, status, created) VALUES (?, 'waiting', ?)
+        """INSERT INTO game_graphs (game_id, status, created, priority) VALUES (?, 'waiting', ?, ?)
         ON CONFLICT (game_id) DO UPDATE SET status = 'waiting', graph = NULL, created = excluded.created,
-        lease_until = 0, worker = '', attempts = 0""",
-        (stored.id, time.time()),
+        lease_until = 0, worker = '', attempts = 0, priority = excluded.priority""",
+        (stored.id, time.time(), graph_priority(stored)),
     )
+
+
+def graph_priority(stored: StoredGame) -> int:
+    """Which graphs are made first: a rated game's (2), then one an account played (1), then the
+    rest (0), oldest first within each; games anyone can start at once cannot push them back."""
+    return 2 if stored.rated else 1 if any(stored.players) else 0
 
 
 def judge_position(game: str, position: str, played: str | None, spec: str, seconds: float) -> dict[str, Any]:
@@ -205,8 +213,8 @@ class GraphQueue:
         self.store, self.lease = store, lease
 
     def claim(self, worker: str) -> tuple[str, int] | None:
-        """The oldest waiting graph whose lease has run out, now leased to ``worker``: its game id
-        and how often it was claimed (this claim included)."""
+        """The first waiting graph (by priority, then age) whose lease has run out, now leased to
+        ``worker``: its game id and how often it was claimed (this claim included)."""
         now = time.time()
         waiting = "SELECT 1 FROM game_graphs WHERE status = 'waiting' AND lease_until < ? LIMIT 1"
         with self.store.db.transaction(write=False) as db:  # an idle worker takes no write lock
@@ -215,7 +223,7 @@ class GraphQueue:
         with self.store.db.transaction() as db:
             row = db.execute(
                 "SELECT game_id, attempts FROM game_graphs WHERE status = 'waiting' AND lease_until < ? "
-                "ORDER BY created LIMIT 1 {skip_locked}",
+                "ORDER BY priority DESC, created LIMIT 1 {skip_locked}",
                 (now,),
             ).fetchone()
             if row is None:

@@ -238,6 +238,11 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         # index (``PuzzleRoom.nearest``), however many the site's games have given
         "CREATE INDEX site_puzzles_by_rating ON site_puzzles (rating, id)",
     ),
+    (  # 14: which graphs are made first (bordspel.web.graphs.graph_priority): rated games, then
+        # games an account played, then the rest
+        "ALTER TABLE game_graphs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX game_graphs_next ON game_graphs (status, priority, created)",
+    ),
 )
 
 LATEST = len(MIGRATIONS)
