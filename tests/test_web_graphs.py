@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from bordspel import new_game
 from bordspel.ai import analyse
 from bordspel.puzzles import as_puzzle, load_puzzles, proof_of, winning_moves
 from bordspel.web.ai_pool import AITimeout
@@ -25,7 +26,9 @@ from bordspel.web.graphs import (
     graph_points,
     judge_position,
 )
+from bordspel.web.jobs import JobRunner
 from bordspel.web.options import start_state
+from bordspel.web.profiles import keep_results
 from bordspel.web.puzzles import PuzzleRoom
 from bordspel.web.seats import budgeted_spec
 from bordspel.web.store import GameStore
@@ -227,6 +230,28 @@ def test_a_game_an_account_played_gets_its_graph_before_older_anonymous_ones(web
         queue = GraphQueue(store, lease=60.0)
         claimed = [queue.claim("worker") for _ in range(3)]
         assert claimed == [(account, 1), (anonymous[0], 1), (anonymous[1], 1)]
+    finally:
+        store.close()
+
+
+def test_a_game_a_worker_process_ends_gets_its_graph_queued(web_db: str) -> None:
+    """A ``bordspel worker`` process opens the store as ``keep_results`` does: the computer's
+    move that ends a game there queues its graph as one made by the site would."""
+    store = keep_results(GameStore(web_db))
+    game, _ = store.create(new_game("hermit", size=3), ["easy", "easy"])
+
+    async def play_out() -> None:
+        runner = JobRunner(store, 0.5, 1, lease=60.0)
+        runner.start()
+        try:
+            while store.load(game.id).state.outcome() is None:
+                await asyncio.sleep(0.05)
+        finally:
+            await runner.close(1.0)
+
+    try:
+        asyncio.run(asyncio.wait_for(play_out(), 60))
+        assert GraphQueue(store, lease=60.0).view(game.id) == {"status": "waiting"}
     finally:
         store.close()
 

@@ -30,7 +30,7 @@ from bordspel.web.ai_pool import BOARD, AIPool, SharedTasks, analyse_lines, anal
 from bordspel.web.clocks import TimeControl
 from bordspel.web.deepening import deepening
 from bordspel.web.events import Changes, StreamSlots, snapshot_stream, version_stream
-from bordspel.web.graphs import GRAPH_TIME, GraphQueue, GraphRunner, queue_graph
+from bordspel.web.graphs import GRAPH_TIME, GraphQueue, GraphRunner
 from bordspel.web.jobs import GRACE, JobQueue, JobRunner
 from bordspel.web.lobby import LOBBY, RANDOM, Lobby, Seated
 from bordspel.web.notices import NoticeReader, notice_keys
@@ -234,7 +234,6 @@ class Api:
             store, settings.secret or server_secret(store), limits, settings.password_cost
         )
         keep_results(store)
-        store.on_end.append(queue_graph)
         self.hints = AIPool(1, deadline_for(settings.ai_time), max_waiting=8)
         """Hints have a worker of their own: an owed move never waits behind them."""
         self.analyses = SharedTasks()

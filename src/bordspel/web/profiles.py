@@ -15,6 +15,7 @@ from typing import Any
 from bordspel.web.accounts import Account
 from bordspel.web.actions import outcome
 from bordspel.web.db import Connection
+from bordspel.web.graphs import queue_graph
 from bordspel.web.ratings import MU, PUZZLE_POOL, Rating, update_ratings
 from bordspel.web.store import GameStore, StoredGame
 
@@ -36,8 +37,9 @@ def record_winners(db: Connection, stored: StoredGame) -> None:
 
 def keep_results(store: GameStore) -> GameStore:
     """``store``, doing in the transaction that ends a game what accounts need: its winners
-    kept, and a rated game rated (every process that changes games: the app and the workers)."""
-    store.on_end.extend((record_winners, update_ratings))
+    kept, a rated game rated, and its evaluation graph queued (every process that changes
+    games: the app and the workers)."""
+    store.on_end.extend((record_winners, update_ratings, queue_graph))
     return store
 
 
