@@ -3,6 +3,7 @@ too many connections from one address or in all, and an error storm in the logs 
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -112,3 +113,18 @@ def test_connections_past_an_address_cap_and_the_process_cap_are_refused_at_once
                     return
             time.sleep(0.1)
         raise AssertionError("a closed connection never made room")
+
+
+def test_requests_h11_cannot_read_get_a_json_400(tmp_path: Path) -> None:
+    """Found by an attacker (2026-11-28): no Host header, or a query past the line limit, got
+    uvicorn's plain-text 400; every refusal of the server is JSON."""
+    with bordspel_serve(str(tmp_path / "games.sqlite3")) as port:
+        for request in (b"GET /healthz HTTP/1.1\r\n\r\n", b"GET /?q=" + b"x" * 70_000 + b" HTTP/1.1\r\n\r\n"):
+            with _connection(port) as sock:
+                with suppress(ConnectionResetError, BrokenPipeError):
+                    sock.sendall(request)
+                answer = _until_closed(sock)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400"), answer[:300]
+            assert b"content-type: application/json" in head
+            assert "Host header" in json.loads(body)["error"]

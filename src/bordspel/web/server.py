@@ -118,6 +118,8 @@ def _refusal(reason: str) -> bytes:
 
 TOO_MANY_HERE = _refusal("the server has too many open connections: try again in a few seconds")
 TOO_MANY_YOURS = _refusal("too many open connections from your address: close some and try again")
+UNREADABLE = "send HTTP/1.1 with a Host header, and a request line and headers of at most 16 KiB"
+"""What a request that h11 cannot read should have been (uvicorn's h11 reads up to 16 KiB)."""
 BODY_TOO_SLOW = json.dumps({"error": "the request body came too slowly: send it at once"}).encode()
 
 
@@ -152,6 +154,18 @@ class HeaderDeadline(H11Protocol):
         counts[address] += 1
         self._counted = address
         return None
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot read (no Host header, a request line or headers past its limit):
+        a JSON 400, as every other refusal, saying what to send instead; then the connection ends."""
+        reason = f"{msg.rstrip('.')}: {UNREADABLE}"
+        body = json.dumps({"error": reason}).encode()
+        head = (
+            "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            f"content-length: {len(body)}\r\n\r\n"
+        )
+        self.transport.write(head.encode() + body)
+        self.transport.close()
 
     def _limits(self) -> ConnectionLimits:
         """The server's limits (a plain ``uvicorn.Config`` has the defaults)."""
