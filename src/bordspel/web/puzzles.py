@@ -80,7 +80,9 @@ class PuzzleRoom:
         self.ratings = [puzzle.rating for puzzle in self.shipped]
         self.proofs: dict[str, Proof] = {}
         self.solving = {game: threading.Lock() for game in available_games()}
-        self.solutions: OrderedDict[tuple[str, tuple[str, ...]], list[str]] = OrderedDict()
+        self.solutions: dict[str, OrderedDict[tuple[str, ...], list[str]]] = {
+            game: OrderedDict() for game in self.solving
+        }  # by game: each used under its game's lock
 
     def find(self, puzzle_id: str) -> Puzzle:
         """The puzzle ``puzzle_id``, shipped or met in a game of the site (NotFound when there
@@ -183,14 +185,14 @@ class PuzzleRoom:
         self, proof: Proof, puzzle: Puzzle, line: list[str], position: tuple[State, int]
     ) -> list[str]:
         """Right moves after ``line``: those found within ``SOLUTION_SECONDS`` (at least one),
-        kept for the ``SOLUTIONS_KEPT`` lines asked last."""
-        key = (puzzle.id, tuple(line))
-        if key not in self.solutions:
-            self.solutions[key] = winning_moves(proof, *position, seconds=SOLUTION_SECONDS)
-            if len(self.solutions) > SOLUTIONS_KEPT:
-                self.solutions.popitem(last=False)
-        self.solutions.move_to_end(key)
-        return self.solutions[key]
+        kept for the ``SOLUTIONS_KEPT`` lines of the game asked last (call with its lock held)."""
+        kept, key = self.solutions[puzzle.game], (puzzle.id, *line)
+        if key not in kept:
+            kept[key] = winning_moves(proof, *position, seconds=SOLUTION_SECONDS)
+            if len(kept) > SOLUTIONS_KEPT:
+                kept.popitem(last=False)
+        kept.move_to_end(key)
+        return kept[key]
 
     def _ended(self, puzzle: Puzzle, account: str | None, attempt: Attempt) -> Attempt:
         if account is None:
