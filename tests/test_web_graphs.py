@@ -107,15 +107,16 @@ def test_a_finished_game_gets_its_graph_with_the_thrown_win_marked_from_the_solv
 def test_a_finished_game_gives_the_site_puzzles_where_the_mover_had_a_forced_win(
     client: TestClient, web_db: str
 ) -> None:
-    game = play(client, HERMIT_4)
-    graph_of(client, game)
     state, expected = start_state("hermit", {"size": 4}), []
     for move in HERMIT_4:
-        expected.append(as_puzzle(state, proof_of("hermit"), game))
+        expected.append(as_puzzle(state, proof_of("hermit")))
         state = state.play(move)
     found = [puzzle for puzzle in expected if puzzle is not None]
     met = found[:PUZZLES_PER_GAME]  # a game gives its first few
     assert len(found) > len(met) and all(puzzle.id not in {p.id for p in load_puzzles()} for puzzle in met)
+    graph_of(client, play(client, HERMIT_4))
+    assert client.get(f"/api/puzzles/{met[0].id}").status_code == 404  # nobody's game gives none
+    graph_of(client, play(sign_up(client, "hanna"), HERMIT_4))  # an account's game
     assert client.get(f"/api/puzzles/{found[-1].id}").status_code == 404
     for puzzle in met:
         shown = client.get(f"/api/puzzles/{puzzle.id}").json()["puzzle"]

@@ -240,3 +240,14 @@ def test_puzzle_moves_wait_in_their_own_threads_and_a_flood_is_refused_at_once(
         assert client.post("/api/games", json=game).status_code == 201
         release.set()
         assert held.result(30).status_code == 200
+
+
+def test_a_line_that_does_not_end_with_the_servers_reply_is_refused(client: TestClient) -> None:
+    """Found in review (2026-11-29): with the line one move short, the defender's move was judged
+    as the solver's, called wrong, and the attempt rated as failed."""
+    erik, puzzle = sign_up(client, "erik"), with_defence("quarto")
+    move, _ = answers(puzzle)
+    reply = proof_of("quarto").defence(puzzle.state().play(move), puzzle.distance - 1)
+    refused = play(erik, puzzle, [move], reply)
+    assert refused.status_code == 400 and "reply" in refused.json()["error"]
+    assert erik.get("/api/puzzles/next").json()["rating"]["games"] == 0

@@ -184,3 +184,31 @@ def test_ray_actors_on_two_nodes_feed_the_learner(
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["nodes"] == 2 and result["rounds"] == 3
     assert result["games"] >= 9 and result["jobs"] >= 4
+
+
+def test_ray_actors_give_the_next_job_to_the_actor_that_finished() -> None:
+    """Found in review (2026-11-29): jobs went round in turn, so one could queue behind a busy
+    actor while the actor that had just finished sat idle."""
+    pytest.importorskip("torch")
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from bordspel.zero.actors import RayActors
+
+    given: list[tuple[int, Future[Any]]] = []
+
+    def actor(index: int) -> Any:
+        def remote(job: Any) -> Any:
+            future: Future[Any] = Future()
+            given.append((index, future))
+            return SimpleNamespace(future=lambda: future)
+
+        return SimpleNamespace(play=SimpleNamespace(remote=remote))
+
+    actors = object.__new__(RayActors)
+    actors.count, actors.actors, actors.running = 2, [actor(0), actor(1)], []
+    actors.submit(None)  # type: ignore[arg-type]
+    actors.submit(None)  # type: ignore[arg-type]
+    given[1][1].set_result([])  # the second actor finishes first
+    actors.submit(None)  # type: ignore[arg-type]
+    assert [index for index, _ in given] == [0, 1, 1]

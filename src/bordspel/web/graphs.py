@@ -81,9 +81,9 @@ MISTAKE = 0.25
 BLUNDER = 0.5
 """An evaluation drop from this share of the game's scale marks a blunder."""
 MAX_PLIES = 300
+"""Positions of one game judged at most."""
 PUZZLES_PER_GAME = 3
 """The most puzzles one game gives: a game thrown away move after move gives no more."""
-"""Positions of one game judged at most."""
 MAX_ATTEMPTS = 3
 """Claims of one graph after which it is given up (``failed``)."""
 RANK = {"loss": 0, "draw": 1, "win": 2}
@@ -381,10 +381,13 @@ class GraphRunner:
 
     async def puzzles(self, game_id: str) -> tuple[Puzzle, ...]:
         """The first ``PUZZLES_PER_GAME`` puzzles met in game ``game_id`` (in its first
-        ``MAX_PLIES`` positions), renewing the lease after each position."""
+        ``MAX_PLIES`` positions) when an account played it, renewing the lease after each
+        position."""
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except NotFound:
+            return ()
+        if not any(stored.players):  # nobody's game: a script's could fill everyone's puzzles
             return ()
         found: list[Puzzle] = []
         for state in stored.game.states[:MAX_PLIES]:

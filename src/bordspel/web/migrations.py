@@ -239,9 +239,11 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "CREATE INDEX site_puzzles_by_rating ON site_puzzles (rating, id)",
     ),
     (  # 14: which graphs are made first (bordspel.web.graphs.graph_priority): rated games, then
-        # games an account played, then the rest
+        # games an account played, then the rest; and the lobby's challenge of a game, by game
+        # (whether a site puzzle's source game was open to all)
         "ALTER TABLE game_graphs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0",
-        "CREATE INDEX game_graphs_next ON game_graphs (status, priority, created)",
+        "CREATE INDEX game_graphs_next ON game_graphs (status, priority DESC, created)",
+        "CREATE INDEX challenges_by_game ON challenges (game_id)",
     ),
 )
 

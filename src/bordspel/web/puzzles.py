@@ -255,8 +255,11 @@ def _strict(state: State, text: str) -> None:
 
 
 def _check_line(puzzle: Puzzle, line: list[str]) -> None:
-    """Bounded input: at most the puzzle's length in moves, each a short string."""
+    """Bounded input: at most the puzzle's length in moves, each a short string, the new move
+    the solver's (an odd count)."""
     if len(line) > puzzle.distance:
         raise BadRequest("the line is longer than this puzzle")
+    if len(line) % 2 == 0:
+        raise BadRequest("the line so far must end with the server's reply: send your move after it")
     if not all(isinstance(text, str) and 0 < len(text) <= MOVE_CHARS for text in line):
         raise BadRequest(f"give moves as strings of at most {MOVE_CHARS} characters")

@@ -158,6 +158,9 @@ class HeaderDeadline(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """A request h11 cannot read (no Host header, a request line or headers past its limit):
         a JSON 400, as every other refusal, saying what to send instead; then the connection ends."""
+        if self.conn.our_state is not h11.IDLE:  # a response is under way: no second one inside it
+            self.transport.close()
+            return
         reason = f"{msg.rstrip('.')}: {UNREADABLE}"
         body = json.dumps({"error": reason}).encode()
         head = (

@@ -114,7 +114,7 @@ class ProcessActors:
         return self.pool.submit(play_job, job)
 
     def close(self) -> None:
-        """Stop the processes (jobs under way are dropped)."""
+        """Stop the processes: queued jobs are dropped, a job under way ends its games first."""
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -136,13 +136,19 @@ class RayActors:
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
         remote: Any = ray.remote(num_cpus=1)(_RayActor)
         self.actors: list[Any] = [remote.remote() for _ in range(count)]
-        self.turn = 0
+        self.running: list[tuple[Future[list[PlayedGame]], int]] = []
+        """Each job's future and the index of the actor that plays it."""
 
     def submit(self, job: Job) -> Future[list[PlayedGame]]:
-        """Give ``job`` to the next actor in turn (it plays its jobs one after the other)."""
-        actor = self.actors[self.turn % self.count]
-        self.turn += 1
-        future: Future[list[PlayedGame]] = actor.play.remote(job).future()
+        """Give ``job`` to an actor with no job under way, else to the one with the fewest (an
+        actor plays its jobs one after the other)."""
+        self.running = [(future, actor) for future, actor in self.running if not future.done()]
+        queued = [0] * self.count
+        for _, actor in self.running:
+            queued[actor] += 1
+        chosen = queued.index(min(queued))
+        future: Future[list[PlayedGame]] = self.actors[chosen].play.remote(job).future()
+        self.running.append((future, chosen))
         return future
 
     def close(self) -> None:
