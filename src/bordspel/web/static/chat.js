@@ -26,7 +26,8 @@ addWords(WORDS);
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("seat");
-const chat = { rooms: {}, you: null, over: null, settings: null, limits: { length: 140 }, room: null };
+const chat = { rooms: {}, you: null, over: null, settings: null, limits: { length: 140 }, room: null, asked: 0 };
+const POLL_MS = 3000;
 
 function start() {
   const box = document.getElementById("chat");
@@ -44,15 +45,24 @@ function start() {
   });
   const source = gameStream(id);
   if (source) source.addEventListener("chat", load);
-  else load();
+  load();
+  setInterval(() => { // read by polling while the stream is not open (refused, reconnecting, none)
+    if (!source || source.readyState !== EventSource.OPEN) load();
+  }, POLL_MS);
 }
 
+// The rooms read again; only the answer to the latest read is drawn (an earlier one may come
+// after it, without the newest message).
 async function load() {
+  const asked = ++chat.asked;
+  let rooms;
   try {
-    Object.assign(chat, await api("GET", `/api/games/${encodeURIComponent(id)}/chat`, undefined, token));
+    rooms = await api("GET", `/api/games/${encodeURIComponent(id)}/chat`, undefined, token);
   } catch (error) {
     return showError(error);
   }
+  if (asked !== chat.asked) return;
+  Object.assign(chat, rooms);
   if (!(chat.room in chat.rooms)) chat.room = Object.keys(chat.rooms)[0] || null;
   show();
 }

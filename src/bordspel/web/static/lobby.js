@@ -44,6 +44,7 @@ async function postChallenge(lobby) {
   try {
     const posted = await api("POST", "/api/challenges", body);
     keepChallenge({ id: posted.id, token: posted.token, you: posted.you, game, host: true });
+    seen(lobby, posted.id); // posted from this page: followed even if taken before the next read
     $("#form-error").textContent = "";
     await loadLobby(lobby);
   } catch (error) {
@@ -62,6 +63,11 @@ async function loadLobby(lobby) {
   }
   showLobby(lobby);
   await followChallenges(lobby);
+}
+
+// Note that this page saw challenge ``id`` open (so its game is followed once it starts).
+function seen(lobby, id) {
+  lobby.seenOpen = new Set([...(lobby.seenOpen || []), id]);
 }
 
 // A challenge of this browser that left the open list: once started, go to its game if this page
@@ -148,6 +154,7 @@ async function acceptChallenge(lobby, found) {
       return;
     }
     keepChallenge({ id: found.id, token: taken.token, you: taken.you, game: found.game, host: false });
+    seen(lobby, found.id);
     await loadLobby(lobby);
   } catch (error) {
     $("#lobby-error").textContent = error.message;

@@ -68,12 +68,19 @@ async function start() {
   navigator.locks.request(`bordspel-notices-${session.username}`, () => new Promise(() => listen(channel)));
 }
 
-function listen(channel) {
+// The stream, opened again when the server refused it (EventSource gives up for good on an
+// answer that is not 200: a restart behind a proxy, a 503 for too many streams), each wait
+// twice the last, up to a minute; so the tab that holds the lock never sits on a dead stream.
+function listen(channel, wait = 1000) {
   const source = new EventSource("/api/notices");
+  source.addEventListener("open", () => { wait = 1000; });
   source.addEventListener("snapshot", (event) => {
     const games = JSON.parse(event.data).games;
     received(games);
     if (channel) channel.postMessage({ games });
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => listen(channel, Math.min(2 * wait, 60000)), wait);
   });
 }
 

@@ -38,6 +38,7 @@ for (const node of document.querySelectorAll("[data-i18n^='puzzle']")) node.text
 let puzzle = null;
 let line = [];
 let over = false;
+let shown = 0; // the puzzles asked for: an answer for an earlier one is not drawn
 
 // The board as clicks.js wants it: the server's view, the clicks so far, and what a whole
 // move clicked does.
@@ -93,7 +94,9 @@ async function load() {
   said.delete("#puzzle-result");
   $("#puzzle-next").classList.remove("primary");
   const asked = puzzle === null && location.hash.slice(1);  // /puzzles#<id>: that puzzle first
+  const mine = ++shown;
   const found = await api("GET", asked ? `/api/puzzles/${encodeURIComponent(asked)}` : "/api/puzzles/next");
+  if (mine !== shown) return; // a later click on "Next" asked for another
   puzzle = found.puzzle;
   line = [];
   over = false;
@@ -120,8 +123,10 @@ function ended(answer) {
 async function send(move) {
   if (over || page.busy) return;
   page.busy = true;
+  const mine = shown;
   try {
     const answer = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/moves`, { line, move });
+    if (mine !== shown) return; // "Next" was clicked meanwhile: the answer is of another puzzle
     // The board first, then the words: once the answer is read, the board is the one to play on.
     if (answer.result === "wrong") {
       ended(answer);
