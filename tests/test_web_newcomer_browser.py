@@ -1,0 +1,91 @@
+"""In a real browser, the frictions a newcomer found: a phone's header is one row of tap targets,
+the players' lines (long names, clocks, ratings) stay inside the game's side panel, the analysis
+board says who is better in words, a puzzle that is over takes no more moves, and the tab's
+title says whose move it is.
+
+Set BORDSPEL_SCREENSHOTS=DIR to keep pictures of the pages checked here."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
+
+from bordspel.puzzles import Puzzle, load_puzzles, proof_of, winning_moves
+from tests.test_web_browser import CHROMIUM
+from tests.test_web_frictions_browser import base_url, browser, made
+
+__all__ = ["base_url", "browser"]  # the module's server and browser
+
+if not CHROMIUM.exists() and not os.environ.get("BORDSPEL_REQUIRE_BROWSER"):
+    pytest.skip("Chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+OUTSIDE = """([outer, lines]) => {
+  const box = document.querySelector(outer).getBoundingClientRect();
+  const out = (node) => {
+    const inner = node.getBoundingClientRect();
+    return inner.left < box.left - 0.5 || inner.right > box.right + 0.5;
+  };
+  return [...document.querySelectorAll(lines)]
+    .filter((line) => out(line) || line.scrollWidth > line.clientWidth + 1
+      || [...line.querySelectorAll("*")].some(out))
+    .map((line) => line.textContent);
+}"""
+"""The lines (of ``lines``) that reach out of ``outer``'s box, or whose parts do."""
+
+
+def picture(page: Page, name: str) -> None:
+    folder = os.environ.get("BORDSPEL_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def long_names_game(browser: Browser, base_url: str, end: str) -> dict[str, Any]:
+    """A rated Quarto game with a clock between two accounts with names as long as allowed (the
+    last letter ``end``)."""
+    contexts = [browser.new_context() for _ in range(2)]
+    for context, name in zip(contexts, ("W" * 19 + end, "M" * 19 + end)):
+        made(context.request, f"{base_url}/api/account", {"username": name, "password": "correct horse"})
+    body = {"game": "quarto", "seat": 0, "rated": True, "clock": {"initial": 5400, "increment": 30}}
+    posted = made(contexts[0].request, f"{base_url}/api/challenges", body)
+    taken = made(contexts[1].request, f"{base_url}/api/challenges/{posted['id']}/accept", {})
+    for context in contexts:
+        context.close()
+    game: dict[str, Any] = taken["game"]
+    return game
+
+
+def hermit_puzzle() -> Puzzle:
+    """A Hermit puzzle without gods, a win in 2 moves."""
+    return next(p for p in load_puzzles() if p.game == "hermit" and p.distance == 3 and "gods" not in p.start)
+
+
+@pytest.mark.slow
+def test_a_phones_header_is_one_row_of_tap_targets(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    game = made(page.request, f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "easy"]})
+    for path, name in (("/", "home"), (game["links"]["seats"][0], "game"), ("/lobby", "lobby")):
+        page.goto(f"{base_url}{path}")
+        expect(page.locator("#account button, #account a").first).to_be_visible()
+        header = page.locator("header").bounding_box()
+        assert header and header["height"] <= 80, f"the {name} page's header is {header} tall"
+        targets = page.locator("header a:visible, header button:visible")
+        assert targets.count() >= 7  # the logo, three site links, the account's two, the languages
+        for target in targets.all():
+            target.scroll_into_view_if_needed()
+            box = target.bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, target.inner_text()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, target.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        picture(page, f"newcomer-header-{name}-phone")
+    page.locator("header a[href='/puzzles']").click()  # reached in the header's row
+    expect(page).to_have_url(re.compile("/puzzles$"))
+    page.context.close()
