@@ -89,3 +89,23 @@ def test_a_phones_header_is_one_row_of_tap_targets(browser: Browser, base_url: s
     page.locator("header a[href='/puzzles']").click()  # reached in the header's row
     expect(page).to_have_url(re.compile("/puzzles$"))
     page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_players_lines_stay_inside_the_side_panel(
+    browser: Browser, base_url: str, viewport: ViewportSize, name: str
+) -> None:
+    game = long_names_game(browser, base_url, name[0])
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{base_url}/games/{game['id']}")
+    expect(page.locator("#players li .clock")).to_have_count(2)
+    expect(page.locator("#players .rating").first).to_be_visible()
+    assert page.evaluate(OUTSIDE, [".side", "#players li"]) == []
+    if viewport == PHONE:
+        assert page.evaluate(OUTSIDE, [".board-column", "#seat-line li"]) == []
+    name_box = page.locator("#players a.name").first.bounding_box()
+    assert name_box and name_box["height"] >= 44  # still a tap target
+    page.locator("#players").scroll_into_view_if_needed()
+    picture(page, f"newcomer-players-{name}")
+    page.context.close()
