@@ -109,3 +109,31 @@ def test_the_players_lines_stay_inside_the_side_panel(
     page.locator("#players").scroll_into_view_if_needed()
     picture(page, f"newcomer-players-{name}")
     page.context.close()
+
+
+@pytest.mark.slow
+def test_the_analysis_board_says_who_is_better_in_words(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(f"{base_url}/analysis#game=quarto")
+    judgement = page.locator("#lines .judgement").first
+    searched = re.compile(r"^(Player [12] is better by \d+(\.\d)? · depth \d+|Even · depth \d+)$")
+    expect(judgement).to_have_text(searched, timeout=30_000)
+    page.click("button[data-lang=nl]")
+    expect(judgement).to_have_text(re.compile(r"^(Speler [12] staat \d+(\.\d)? beter|Gelijk) · diepte \d+$"))
+    picture(page, "newcomer-analysis-quarto")
+    page.context.close()
+
+    puzzle = hermit_puzzle()
+    page = browser.new_context(viewport=DESKTOP).new_page()  # a new page: a new address's hash only
+    page.goto(f"{base_url}/analysis#game=hermit&position={quote(puzzle.start)}")
+    expect(page.locator("#depth")).to_contain_text("the search has finished", timeout=30_000)
+    winner = f"Player {puzzle.state().to_move + 1}"
+    exact = re.compile(r"^(Player [12] (can force a win|wins (in \d+ moves|with the next move))|A draw .*)$")
+    judgements = page.locator("#lines .judgement").all_inner_texts()
+    assert judgements and all(exact.match(text) for text in judgements), judgements
+    assert any(text.startswith(f"{winner} wins") for text in judgements), judgements  # the solved line
+    page.click("button[data-lang=nl]")
+    dutch = re.compile(r"^(Speler [12] (kan|wint)|Remise)")
+    expect(page.locator("#lines .judgement").first).to_have_text(dutch)
+    picture(page, "newcomer-analysis-hermit")
+    page.context.close()
