@@ -137,3 +137,37 @@ def test_the_analysis_board_says_who_is_better_in_words(browser: Browser, base_u
     expect(page.locator("#lines .judgement").first).to_have_text(dutch)
     picture(page, "newcomer-analysis-hermit")
     page.context.close()
+
+
+@pytest.mark.slow
+def test_a_puzzle_that_is_over_takes_no_more_moves(browser: Browser, base_url: str) -> None:
+    puzzle = hermit_puzzle()
+    right = winning_moves(proof_of(puzzle.game), puzzle.state(), puzzle.distance)
+    wrong = next(m.to_str() for m in puzzle.state().legal_moves() if m.to_str() not in right)
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{base_url}/puzzles#{puzzle.id}")
+    expect(page.locator("#board .target").first).to_be_visible()
+    expect(page.locator("#toolbar button:enabled").first).to_be_visible()
+
+    def late(route: Route) -> None:
+        time.sleep(1.5)  # the position after the end is read slowly: the page must not wait for it
+        route.continue_()
+
+    page.route("**/api/board?*", late)
+    page.select_option("#puzzle-moves", wrong)
+    page.click("#puzzle-play")
+    expect(page.locator("#status")).to_contain_text("Puzzle over", timeout=1000)
+    assert page.locator("#board .target").count() == 0
+    assert page.locator("#toolbar button:enabled").count() == 0
+    expect(page.locator("#puzzle-moves")).to_be_disabled()
+    expect(page.locator("#puzzle-play")).to_be_disabled()
+    expect(page.locator("#puzzle-result")).to_contain_text("Wrong")
+    page.unroute("**/api/board?*")
+    page.locator("#board [data-square]").first.click()
+    assert page.locator("#board .chosen, #board .target").count() == 0
+    picture(page, "newcomer-puzzle-over-phone")
+
+    page.click("#puzzle-next")  # the next puzzle takes moves again
+    expect(page.locator("#board .target").first).to_be_visible()
+    expect(page.locator("#puzzle-moves")).to_be_enabled()
+    page.context.close()
