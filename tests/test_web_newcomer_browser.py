@@ -171,3 +171,23 @@ def test_a_puzzle_that_is_over_takes_no_more_moves(browser: Browser, base_url: s
     expect(page.locator("#board .target").first).to_be_visible()
     expect(page.locator("#puzzle-moves")).to_be_enabled()
     page.context.close()
+
+
+@pytest.mark.slow
+def test_the_tab_title_says_whose_move_it_is(browser: Browser, base_url: str) -> None:
+    first, second = (browser.new_context(viewport=DESKTOP).new_page() for _ in range(2))
+    game = made(first.request, f"{base_url}/api/games", {"game": "quarto", "seats": ["human", "human"]})
+    first.goto(f"{base_url}{game['links']['seats'][0]}")
+    second.goto(f"{base_url}{game['links']['seats'][1]}")
+    expect(first).to_have_title("Your turn — Quarto — bordspel")
+    expect(second).to_have_title("Waiting for Player 1 — Quarto — bordspel")
+    first.locator("#board [data-piece=A]").click()  # Quarto's first move hands a piece over
+    expect(first).to_have_title("Waiting for Player 2 — Quarto — bordspel")
+    expect(second).to_have_title("Your turn — Quarto — bordspel")
+    second.click("button[data-lang=nl]")
+    expect(second).to_have_title("Jouw beurt — Quarto — bordspel")
+    watcher = browser.new_context(viewport=PHONE).new_page()
+    watcher.goto(f"{base_url}{game['links']['spectator']}")
+    expect(watcher).to_have_title("Player 2 to move — Quarto — bordspel")
+    for page in (first, second, watcher):
+        page.context.close()
