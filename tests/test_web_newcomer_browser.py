@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -149,22 +148,26 @@ def test_a_puzzle_that_is_over_takes_no_more_moves(browser: Browser, base_url: s
     expect(page.locator("#board .target").first).to_be_visible()
     expect(page.locator("#toolbar button:enabled").first).to_be_visible()
 
-    def late(route: Route) -> None:
-        time.sleep(1.5)  # the position after the end is read slowly: the page must not wait for it
-        route.continue_()
+    held: list[Route] = []
 
-    page.route("**/api/board?*", late)
+    def hold(route: Route) -> None:  # the reads of the position after the end wait: the page must not
+        held.append(route)
+
+    page.route("**/api/board?*", hold)
     page.select_option("#puzzle-moves", wrong)
     page.click("#puzzle-play")
-    expect(page.locator("#status")).to_contain_text("Puzzle over", timeout=1000)
+    expect(page.locator("#status")).to_contain_text("Puzzle over")
     assert page.locator("#board .target").count() == 0
     assert page.locator("#toolbar button:enabled").count() == 0
     expect(page.locator("#puzzle-moves")).to_be_disabled()
     expect(page.locator("#puzzle-play")).to_be_disabled()
-    expect(page.locator("#puzzle-result")).to_contain_text("Wrong")
-    page.unroute("**/api/board?*")
     page.locator("#board [data-square]").first.click()
     assert page.locator("#board .chosen, #board .target").count() == 0
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/board?*")
+    expect(page.locator("#puzzle-result")).to_contain_text("Wrong")
+    assert page.locator("#board .target").count() == 0
     picture(page, "newcomer-puzzle-over-phone")
 
     page.click("#puzzle-next")  # the next puzzle takes moves again
