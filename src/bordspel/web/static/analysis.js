@@ -181,17 +181,23 @@ function showLines(page) {
     element("span", { class: "line", text: line.line.join(" ") }))));
 }
 
-// A line's verdict for the player to move: an exact result where a solver proved it, else the
-// search's score and depth.
+// A line's verdict in words, named for the side it favours: "Player 1 wins in 5 moves" where a
+// solver proved it, else "Player 2 is better by 1.5 · depth 4" from the search (its score is the
+// player to move's; with two players a minus is the other one's plus).
 function lineJudgement(page, line) {
-  const name = boardName(page, page.view.to_move);
+  const seat = page.view.to_move;
+  const other = page.view.seat_colours.length === 2 ? 1 - seat : null;
+  if (line.result === "draw") return t("exact_draw");
   if (line.result) {
-    const soon = line.plies_to_end ? ` ${t("ends_in", { n: line.plies_to_end })}` : "";
-    return t(`exact_${line.result}`, { name }) + soon;
+    const [winner, key] = line.result === "win" ? [seat, "exact_win"] : other !== null ? [other, "exact_win"] : [seat, "exact_loss"];
+    const when = !line.plies_to_end ? "" : line.plies_to_end === 1 ? "_one" : "_in";
+    return t(`${key}${when}`, { name: boardName(page, winner), n: line.plies_to_end });
   }
   if (line.depth === 0) return t("known");
-  const score = `${line.score > 0 ? "+" : ""}${Math.round(line.score * 10) / 10}`;
-  return t("score_for", { score, name, depth: line.depth });
+  const score = Math.round(Math.abs(line.score) * 10) / 10;
+  if (!score) return t("score_even", { depth: line.depth });
+  const [favoured, key] = line.score > 0 ? [seat, "score_better"] : other !== null ? [other, "score_better"] : [seat, "score_worse"];
+  return t(key, { name: boardName(page, favoured), score, depth: line.depth });
 }
 
 analysisPage();

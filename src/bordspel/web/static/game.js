@@ -190,7 +190,7 @@ function moveItem(page, view, text, i) {
 function showParts(page) {
   const view = page.view;
   const title = view.title[language] || view.game;
-  document.title = `bordspel — ${title}`;
+  document.title = `${turnInTitle(view)} — ${title} — bordspel`;
   $("#title").textContent = title;
   // The rules page offers the way back to this game: its address (with the seat) in the rules
   // page's fragment, which the browser never sends to the server.
@@ -242,6 +242,14 @@ function showStatus(page) {
   } else {
     status.textContent = t(view.you === null ? "to_move" : "waiting", { name: seatName(view, view.to_move) });
   }
+}
+
+// Whose move it is, for the tab's title ("Your turn", "Waiting for Player 2"), so a tab in the
+// background tells; notices.js puts the count of the account's games to move before it.
+function turnInTitle(view) {
+  if (view.outcome) return t("game_over");
+  if (view.to_move === view.you) return t("your_move");
+  return t(view.you === null ? "to_move" : "waiting", { name: seatName(view, view.to_move) });
 }
 
 // Whether another person started a rematch in which this page's player has not taken a seat.

@@ -80,6 +80,7 @@ async function showPosition(position) {
   page.view = { ...view, you: view.to_move, legal: over ? [] : view.legal };  // no clicks once it is over
   showBoard();
   $("#puzzle-moves").replaceChildren(...page.view.legal.map((move) => element("option", { value: move.text, text: move.text })));
+  $("#puzzle-moves").disabled = over;
   $("#puzzle-play").disabled = over;
 }
 
@@ -109,8 +110,14 @@ async function load() {
   await showPosition(puzzle.start);
 }
 
+// The puzzle is over: at once, before the last position is read, the board, the toolbar and the
+// list take no more moves, until the next puzzle.
 function ended(answer) {
   over = true;
+  page.view = { ...page.view, legal: [] };
+  showBoard();
+  $("#puzzle-moves").disabled = true;
+  $("#puzzle-play").disabled = true;
   $("#puzzle-next").classList.add("primary");
   if (answer.rating) {
     const change = answer.change >= 0 ? `+${answer.change}` : `${answer.change}`;
