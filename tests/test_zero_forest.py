@@ -364,3 +364,17 @@ def test_a_drawn_move_follows_its_weights() -> None:
     weights = np.tile(np.array([0.0, 1.0, 3.0, 0.0], np.float32), (20_000, 1))
     counts = np.bincount(_drawn(weights, np.random.default_rng(0)), minlength=4) / len(weights)
     assert counts[0] == counts[3] == 0 and counts[2] == pytest.approx(0.75, abs=0.01)
+
+
+def test_root_noise_mixes_into_the_legal_priors_of_every_root_only() -> None:
+    start = new_game("tictactoe")
+    encoder, network = encoder_of(start), UnevenNetwork()
+    positions = played_at_random(python_maker(start), 3, start, 2, seed=4)
+    forest = Forest(python_maker(start), 3, 4, observation_shape(encoder), encoder.actions, 2)
+    settings = SearchSettings(simulations=4, noise=0.25, alpha=0.3)
+    roots = forest.search(positions, np.ones(3, np.bool_), network, settings, np.random.default_rng(1))
+    legal = positions.masks.astype(np.bool_)
+    clean, _ = network(positions.planes(np.arange(3)), legal)
+    assert np.allclose(roots.priors.sum(axis=1), 1) and not roots.priors[~legal].any()
+    moved = np.abs(roots.priors - clean).sum(axis=1)
+    assert (moved > 0).all() and (moved <= 2 * settings.noise + 1e-6).all()
