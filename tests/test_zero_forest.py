@@ -23,6 +23,7 @@ from bordspel.zero.forest import BatchMaker, Forest, Positions, observation_shap
 from bordspel.zero.selfplay import (
     PlayedGame,
     PlaySettings,
+    _drawn,
     batch_maker,
     engine_self_play,
     resigned,
@@ -326,3 +327,54 @@ def test_without_noise_both_self_plays_play_the_same_games_and_write_the_same_re
         ]
 
     assert records(vector) == records(engine) and len(engine[0].records) > 4
+
+
+class CountedNetwork(UnevenNetwork):
+    """:class:`UnevenNetwork`, counting the positions it values."""
+
+    def __init__(self) -> None:
+        self.valued = 0
+
+    def __call__(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
+        self.valued += len(planes)
+        return super().__call__(planes, masks)
+
+
+@compiled
+def test_the_array_search_values_a_kept_root_no_more_and_each_new_leaf_once() -> None:
+    start = new_game("quarto")
+    encoder, network, settings = encoder_of(start), CountedNetwork(), SearchSettings(simulations=24)
+    make = makers(start)[1]
+    positions = start_positions(make, 2, encoder, 2)
+    forest = Forest(make, 2, settings.simulations, observation_shape(encoder), encoder.actions, 2)
+    for move in range(3):
+        before, made, kept = network.valued, forest.count.copy(), forest.kept.copy()
+        searched = forest.search(positions, np.ones(2, np.bool_), network, settings, np.random.default_rng(0))
+        leaves = sum(
+            int((~forest.terminal[game, made[game] : forest.count[game]]).sum()) for game in range(2)
+        )
+        assert network.valued - before == leaves + 2 - kept.sum() and kept.all() == (move > 0)
+        actions = searched.visits.argmax(axis=1)
+        positions.step(actions)
+        forest.advance(np.arange(2), actions)
+        assert forest.kept.all()  # the next search goes on from the kept trees
+
+
+def test_a_drawn_move_follows_its_weights() -> None:
+    weights = np.tile(np.array([0.0, 1.0, 3.0, 0.0], np.float32), (20_000, 1))
+    counts = np.bincount(_drawn(weights, np.random.default_rng(0)), minlength=4) / len(weights)
+    assert counts[0] == counts[3] == 0 and counts[2] == pytest.approx(0.75, abs=0.01)
+
+
+def test_root_noise_mixes_into_the_legal_priors_of_every_root_only() -> None:
+    start = new_game("tictactoe")
+    encoder, network = encoder_of(start), UnevenNetwork()
+    positions = played_at_random(python_maker(start), 3, start, 2, seed=4)
+    forest = Forest(python_maker(start), 3, 4, observation_shape(encoder), encoder.actions, 2)
+    settings = SearchSettings(simulations=4, noise=0.25, alpha=0.3)
+    roots = forest.search(positions, np.ones(3, np.bool_), network, settings, np.random.default_rng(1))
+    legal = positions.masks.astype(np.bool_)
+    clean, _ = network(positions.planes(np.arange(3)), legal)
+    assert np.allclose(roots.priors.sum(axis=1), 1) and not roots.priors[~legal].any()
+    moved = np.abs(roots.priors - clean).sum(axis=1)
+    assert (moved > 0).all() and (moved <= 2 * settings.noise + 1e-6).all()

@@ -239,37 +239,38 @@ class Forest:
         settings: SearchSettings,
         rng: np.random.Generator,
     ) -> None:
-        """Make each playing game's position its root, valued by the network; empty the trees
-        not kept from the last move."""
+        """Make each playing game's position its root; empty the trees not kept from the last
+        move and value their roots by the network."""
         games = np.flatnonzero(playing)
         fresh = games[~self.kept[games]]
-        self.child_visits[fresh], self.child_totals[fresh] = 0, 0
-        self.children[fresh], self.terminal[fresh], self.count[fresh] = -1, False, 1
+        # only the root's rows are emptied: _expand sets the rows of each node it makes
+        self.child_visits[fresh, 0], self.child_totals[fresh, 0] = 0, 0
+        self.children[fresh, 0], self.terminal[fresh, 0], self.count[fresh] = -1, False, 1
         self.store.copy_games(positions.batch, games, games * self.nodes)
         self.legal[games, 0] = positions.masks[games].astype(np.bool_)
         self.to_move[games, 0] = positions.to_move[games]
-        priors, _ = evaluate(positions.planes(games), self.legal[games, 0])
-        self.priors[games, 0] = priors
+        if len(fresh):  # a kept root has its priors from when it was a leaf
+            priors, _ = evaluate(positions.planes(fresh), self.legal[fresh, 0])
+            self.priors[fresh, 0] = priors
         self.halvings = [None] * self.games
         self.kept[:] = False
-        for game in games.tolist():
-            self._prepare_root(game, settings, rng)
-
-    def _prepare_root(self, game: int, settings: SearchSettings, rng: np.random.Generator) -> None:
-        legal = np.flatnonzero(self.legal[game, 0])
         if settings.noise:
-            noise = rng.dirichlet([settings.alpha] * len(legal))
-            mixed = (1 - settings.noise) * self.priors[game, 0, legal] + settings.noise * noise
-            self.priors[game, 0, legal] = mixed
-        if settings.gumbel:
+            self._add_noise(games, settings, rng)
+        for game in games.tolist() if settings.gumbel else ():
             view = self.views[game] = _RootView(self, game)
-            self.halvings[game] = SequentialHalving(
-                view,
-                settings.gumbel,
-                settings.simulations,
-                rng,
-                settings.gumbel_scale,
+            halving = SequentialHalving(
+                view, settings.gumbel, settings.simulations, rng, settings.gumbel_scale
             )
+            self.halvings[game] = halving
+
+    def _add_noise(self, games: Ints, settings: SearchSettings, rng: np.random.Generator) -> None:
+        """Mix Dirichlet noise over each root's legal actions into its priors (the noise drawn
+        as numpy's ``dirichlet`` draws it: Gamma draws, each root's scaled to sum to 1)."""
+        legal = self.legal[games, 0]
+        draws = np.where(legal, rng.standard_gamma(settings.alpha, legal.shape), 0.0)
+        noise = draws / draws.sum(axis=1, keepdims=True)
+        mixed = (1 - settings.noise) * self.priors[games, 0] + settings.noise * noise
+        self.priors[games, 0] = np.where(legal, mixed, self.priors[games, 0])
 
     def _roots(self, games: Ints) -> SearchedRoots:
         visits, totals = self.child_visits[:, 0].copy(), self.child_totals[:, 0].copy()
@@ -324,12 +325,17 @@ class Forest:
 
     def _puct(self, games: Ints, nodes: Ints, exploration: float) -> Ints:
         """The legal action with the best PUCT score at each node (as ``Node.select``)."""
-        visits = self.child_visits[games, nodes]
-        totals = self.child_totals[games, nodes]
-        means = totals / np.maximum(visits, 1.0)  # 0 where unvisited: their totals are 0
-        scale = exploration * np.sqrt(np.maximum(1.0, visits.sum(axis=1, keepdims=True)))
-        scores = means + scale * self.priors[games, nodes] / (1.0 + visits)
-        best: Ints = np.argmax(np.where(self.legal[games, nodes], scores, -np.inf), axis=1).astype(np.int64)
+        rows = games * self.nodes + nodes  # the nodes' rows of the arrays by node and action
+        visits = self.child_visits.reshape(-1, self.actions).take(rows, axis=0)
+        means = self.child_totals.reshape(-1, self.actions).take(rows, axis=0)
+        scores = self.priors.reshape(-1, self.actions).take(rows, axis=0)
+        scores *= exploration * np.sqrt(np.maximum(1.0, visits.sum(axis=1, keepdims=True)))
+        visits += 1.0
+        scores /= visits
+        means /= np.maximum(visits - 1.0, 1.0)  # 0 where unvisited: their totals are 0
+        scores += means
+        scores[~self.legal.reshape(-1, self.actions).take(rows, axis=0)] = -np.inf
+        best: Ints = np.argmax(scores, axis=1).astype(np.int64)
         return best
 
     def _expand(

@@ -144,7 +144,11 @@ class _Games:
         self.searched: list[list[tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float32], float]]] = [
             [] for _ in range(count)
         ]
-        self.openings = openings
+        self.openings = np.array(openings, np.int64)
+        self.plies = np.zeros(count, np.int64)
+        """Each game's moves so far."""
+        self.searches = np.zeros(count, np.int64)
+        """Each game's searched moves so far."""
         self.results: list[tuple[float, ...] | None] = [None] * count
 
     def playing(self) -> npt.NDArray[np.bool_]:
@@ -170,44 +174,63 @@ def vector_self_play(
     )
     games = _Games(count, openings)
     while (playing := games.playing()).any():
-        searching = playing & (np.array([len(a) for a in games.actions]) >= np.array(openings))
-        roots = (
-            forest.search(positions, searching, evaluate, settings.search(), rng) if searching.any() else None
-        )
+        searching = playing & (games.plies >= games.openings)
         actions = np.zeros(count, np.int64)
-        for game in np.flatnonzero(playing).tolist():
-            legal = np.flatnonzero(positions.masks[game])
-            if roots is None or not searching[game]:
-                actions[game] = rng.choice(legal)
-                continue
-            actions[game] = _searched_move(games, game, legal, roots, positions, settings, rng)
+        if searching.any():
+            roots = forest.search(positions, searching, evaluate, settings.search(), rng)
+            actions[searching] = _searched_moves(games, searching, roots, positions, settings, rng)
+        opening = playing & ~searching
+        actions[opening] = _drawn(positions.masks[opening].astype(np.float32), rng)
         positions.step(actions)
         forest.advance(np.flatnonzero(searching), actions[searching])
         _note_moves(games, playing, actions, positions)
     return [_played(start, encoder, games, game) for game in range(count)]
 
 
-def _searched_move(
-    games: _Games, game: int, legal: npt.NDArray[np.int64], roots: Any, positions: Positions,
+def _drawn(weights: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """An action of each row of ``weights`` drawn in proportion to its weight (the largest
+    logarithm of a weight plus Gumbel noise)."""
+    with np.errstate(divide="ignore"):
+        noisy = np.log(weights) + rng.gumbel(size=weights.shape)
+    drawn: npt.NDArray[np.int64] = np.argmax(noisy, axis=1)
+    return drawn
+
+
+def _searched_moves(
+    games: _Games, searching: npt.NDArray[np.bool_], roots: Any, positions: Positions,
     settings: PlaySettings, rng: np.random.Generator,
-) -> int:  # fmt: skip
-    """Record game ``game``'s searched position and choose its move (or resign)."""
-    visits = roots.visits[game, legal]
-    shares = (visits / visits.sum()).astype(np.float32)
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """Record the searched position of each game in ``searching``, resign where its seat does,
+    and choose their moves: drawn by the visits for a game's first ``temperature_plies``
+    searches, else the most visited (with ``gumbel``, sequential halving's choice)."""
+    visits = np.where(positions.masks.astype(np.bool_), roots.visits, np.float32(0))
+    counted = visits.sum(axis=1, keepdims=True)
+    shares = np.divide(visits, counted, out=np.zeros_like(visits), where=counted > 0)
+    for game in np.flatnonzero(searching).tolist():
+        legal = np.flatnonzero(positions.masks[game])
+        played = shares[game, legal]
+        if settings.gumbel:
+            played = improved_policy(
+                roots.priors[game, legal], visits[game, legal], roots.totals[game, legal]
+            )
+        value = float(roots.values[game])
+        games.searched[game].append((int(games.plies[game]), legal, played, value))
+        games.results[game] = resigned(value, int(positions.to_move[game]), settings)
+    games.searches[searching] += 1
     if settings.gumbel:
-        shares = improved_policy(roots.priors[game, legal], visits, roots.totals[game, legal])
-    value = float(roots.values[game])
-    games.searched[game].append((len(games.actions[game]), legal, shares, value))
-    games.results[game] = resigned(value, int(positions.to_move[game]), settings)
-    if settings.gumbel:
-        return int(roots.chosen[game])
-    return int(legal[choose(shares, len(games.searched[game]) - 1, settings, rng)])
+        chosen: npt.NDArray[np.int64] = roots.chosen[searching]
+        return chosen
+    moves: npt.NDArray[np.int64] = np.argmax(visits[searching], axis=1)
+    early = games.searches[searching] <= settings.temperature_plies
+    moves[early] = _drawn(visits[searching][early], rng)
+    return moves
 
 
 def _note_moves(
     games: _Games, playing: npt.NDArray[np.bool_], actions: npt.NDArray[np.int64], positions: Positions
 ) -> None:
     """Add each playing game's move and the result of those it ended."""
+    games.plies[playing] += 1
     for game in np.flatnonzero(playing).tolist():
         games.actions[game].append(int(actions[game]))
         if games.results[game] is None and positions.terminated[game]:
