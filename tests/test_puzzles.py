@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bordspel import new_game
 from bordspel.games.hermit import puzzles as hermit_puzzles
 from bordspel.puzzles import Puzzle, proof_of, winning_moves
 from bordspel.puzzles.make import main
@@ -28,3 +29,10 @@ def test_the_generator_writes_the_same_puzzles_again_from_the_same_seed(
         assert proof.plies(puzzle.state()) == puzzle.distance
         assert len(winning_moves(proof, puzzle.state(), puzzle.distance)) == puzzle.winning
         assert puzzle.winning * 2 <= puzzle.moves
+
+
+@pytest.mark.parametrize("size", [2, 3, 6])
+def test_hermit_positions_of_other_board_sizes_are_no_puzzles(size: int) -> None:
+    """Found by an attacker (2026-11-29): throw-away 2x2 games gave the site puzzles of an empty
+    board. Only the shipped sizes (4x4, 5x5) make puzzles."""
+    assert proof_of("hermit").plies(new_game("hermit", size=size)) is None

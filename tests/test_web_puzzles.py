@@ -16,7 +16,8 @@ from bordspel.puzzles import Puzzle, load_puzzles, proof_of, puzzle_games, winni
 from bordspel.web import puzzles_api
 from bordspel.web.app import create_app
 from bordspel.web.puzzles import Attempt, PuzzleRoom
-from tests.test_web_accounts import sign_up
+from bordspel.web.store import GameStore
+from tests.test_web_accounts import account_id, sign_up
 from tests.test_web_chat import SETTINGS
 
 GAMES = ("hermit", "quarto", "santorini")
@@ -54,6 +55,16 @@ def play(client: TestClient, puzzle: Puzzle, line: list[str], move: object) -> A
     return client.post(f"/api/puzzles/{puzzle.id}/moves", json={"line": line, "move": move})
 
 
+def served(web_db: str, name: str, puzzle: Puzzle) -> None:
+    """As if ``GET /api/puzzles/next`` had given ``puzzle`` to account ``name`` (it draws at
+    random; only a puzzle given to an account is rated)."""
+    store = GameStore(web_db)
+    try:
+        PuzzleRoom(store).serve(account_id(store, name), puzzle)
+    finally:
+        store.close()
+
+
 def test_every_game_has_puzzles() -> None:
     assert puzzle_games() == GAMES
 
@@ -89,8 +100,11 @@ def solve(client: TestClient, puzzle: Puzzle) -> Any:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_right_moves_get_the_defence_then_solve_and_raise_the_rating(client: TestClient, game: str) -> None:
+def test_right_moves_get_the_defence_then_solve_and_raise_the_rating(
+    client: TestClient, web_db: str, game: str
+) -> None:
     alice, puzzle = sign_up(client, "alice"), with_defence(game)
+    served(web_db, "alice", puzzle)
     solved = solve(alice, puzzle)
     assert solved["result"] == "solved" and solved["change"] > 0 and len(solved["line"]) == 3
     assert solved["rating"]["rating"] > 1500 and solved["rating"]["games"] == 1
@@ -99,9 +113,10 @@ def test_right_moves_get_the_defence_then_solve_and_raise_the_rating(client: Tes
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_wrong_move_fails_shows_the_right_ones_and_lowers_the_rating_once(
-    client: TestClient, game: str
+    client: TestClient, web_db: str, game: str
 ) -> None:
     bob, puzzle = sign_up(client, "bob"), first(game, 3)
+    served(web_db, "bob", puzzle)
     _, wrong = answers(puzzle)
     failed = play(bob, puzzle, [], wrong).json()
     assert failed["result"] == "wrong" and failed["change"] < 0
@@ -111,10 +126,11 @@ def test_a_wrong_move_fails_shows_the_right_ones_and_lowers_the_rating_once(
     assert again["result"] == "wrong" and again["change"] is None and again["rating"] is None
 
 
-def test_a_whole_line_sent_at_once_is_not_rated(client: TestClient) -> None:
+def test_a_whole_line_sent_at_once_is_not_rated(client: TestClient, web_db: str) -> None:
     """The line found without an account (or anywhere) and sent with the last move: solved,
     but not rated, since the account did not begin the puzzle from its first move."""
     carol, puzzle = sign_up(client, "carol"), first("quarto", 3)
+    served(web_db, "carol", puzzle)
     proof, (move, _) = proof_of("quarto"), answers(puzzle)
     state = puzzle.state().play(move)
     reply = proof.defence(state, 2)
@@ -125,9 +141,11 @@ def test_a_whole_line_sent_at_once_is_not_rated(client: TestClient) -> None:
     assert carol.get("/api/puzzles/next").json()["rating"]["games"] == 0
 
 
-def test_the_profile_has_the_puzzle_rating_after_each_attempt(client: TestClient) -> None:
+def test_the_profile_has_the_puzzle_rating_after_each_attempt(client: TestClient, web_db: str) -> None:
     carla = sign_up(client, "carla")
     failed_one, solved_one = [p for p in load_puzzles() if p.game == "quarto" and p.distance == 1][:2]
+    served(web_db, "carla", failed_one)
+    served(web_db, "carla", solved_one)
     failed = play(carla, failed_one, [], answers(failed_one)[1]).json()
     solved = play(carla, solved_one, [], answers(solved_one)[0]).json()
     assert failed["result"] == "wrong" and solved["result"] == "solved"
@@ -197,11 +215,12 @@ def test_unknown_puzzles_and_bad_bodies(client: TestClient) -> None:
 
 
 def test_an_illegal_first_move_begins_no_attempt_and_runs_no_proof(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, web_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Found by an attacker (2026-11-28): a refused first move still counted as beginning the
     puzzle, so a whole line sent after it was rated; and it waited for the proof's lock."""
     dora, puzzle = sign_up(client, "dora"), first("quarto", 3)
+    served(web_db, "dora", puzzle)
     with monkeypatch.context() as patched:
         patched.setattr(PuzzleRoom, "proof", lambda *_: pytest.fail("a proof ran for an illegal move"))
         assert play(dora, puzzle, [], "z9:Q").status_code == 400
@@ -220,34 +239,50 @@ def test_puzzle_moves_wait_in_their_own_threads_and_a_flood_is_refused_at_once(
     """Found by an attacker (2026-11-28): slow puzzle moves from 25 addresses held every thread
     of the server for a minute. They now run in threads of their own, those past the queue are
     refused at once (503), and the games answer meanwhile."""
-    monkeypatch.setattr(puzzles_api, "SOLVERS", 1)
     monkeypatch.setattr(puzzles_api, "WAITING", 0)
     entered, release = threading.Event(), threading.Event()
+    judge = PuzzleRoom.judge
 
-    def slow(*_: Any) -> Attempt:
+    def slow(room: PuzzleRoom, puzzle: Puzzle, *rest: Any) -> Attempt:
+        if puzzle.game != "quarto":
+            return judge(room, puzzle, *rest)
         entered.set()
         release.wait(30)
         return Attempt("wrong", ["a1:A"], solution=[])
 
-    monkeypatch.setattr(PuzzleRoom, "move", slow)
-    puzzle = first("quarto", 1)
+    monkeypatch.setattr(PuzzleRoom, "judge", slow)
+    puzzle, other = first("quarto", 1), first("santorini", 1)
     with TestClient(create_app(web_db, SETTINGS)) as client, ThreadPoolExecutor(1) as background:
         held = background.submit(play, client, puzzle, [], answers(puzzle)[0])
         assert entered.wait(30)
         refused = play(client, puzzle, [], answers(puzzle)[0])
         assert refused.status_code == 503 and "puzzle moves" in refused.json()["error"]
+        assert play(client, puzzle, [], "z9:Q").status_code == 400  # read before it would wait
+        assert play(client, other, [], answers(other)[0]).json()["result"] == "solved"  # its own thread
         game = {"game": "quarto", "seats": ["human", "human"]}
         assert client.post("/api/games", json=game).status_code == 201
         release.set()
         assert held.result(30).status_code == 200
 
 
-def test_a_line_that_does_not_end_with_the_servers_reply_is_refused(client: TestClient) -> None:
+def test_a_line_that_does_not_end_with_the_servers_reply_is_refused(client: TestClient, web_db: str) -> None:
     """Found in review (2026-11-29): with the line one move short, the defender's move was judged
     as the solver's, called wrong, and the attempt rated as failed."""
     erik, puzzle = sign_up(client, "erik"), with_defence("quarto")
+    served(web_db, "erik", puzzle)
     move, _ = answers(puzzle)
     reply = proof_of("quarto").defence(puzzle.state().play(move), puzzle.distance - 1)
     refused = play(erik, puzzle, [move], reply)
     assert refused.status_code == 400 and "reply" in refused.json()["error"]
     assert erik.get("/api/puzzles/next").json()["rating"]["games"] == 0
+
+
+def test_a_puzzle_the_server_did_not_give_is_not_rated(client: TestClient, web_db: str) -> None:
+    """Found by an attacker (2026-11-29): any puzzle could be posted to by its id, so answers
+    looked up without an account took a new account from 1500 to 2410 in a few seconds."""
+    fay, puzzle = sign_up(client, "fay"), first("quarto", 1)
+    solved = play(fay, puzzle, [], answers(puzzle)[0]).json()
+    assert solved["result"] == "solved" and solved["rating"] is None
+    given = fay.get("/api/puzzles/next").json()["puzzle"]
+    found = next(p for p in load_puzzles() if p.id == given["id"])
+    assert solve(fay, found)["rating"] is not None  # one it was given is rated

@@ -245,6 +245,10 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "CREATE INDEX game_graphs_next ON game_graphs (status, priority DESC, created)",
         "CREATE INDEX challenges_by_game ON challenges (game_id)",
     ),
+    (  # 15: the puzzles given to each account (``PuzzleRoom.next``) and whether it began them
+        # from their first move: only such an attempt is rated (earlier rows were begun)
+        "ALTER TABLE puzzle_starts ADD COLUMN begun INTEGER NOT NULL DEFAULT 1",
+    ),
 )
 
 LATEST = len(MIGRATIONS)

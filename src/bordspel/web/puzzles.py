@@ -6,9 +6,10 @@ The page sends the line played so far with each move, and the server replays it 
 player's moves must keep the forced win, each reply must be the server's), so a line is at most
 the puzzle's length and the work is bounded. Moves are read strictly: the game's own move text
 of a legal move, nothing else. Only an account's first attempt at a puzzle is
-rated, and only when the server saw it begin from the first move (``puzzle_starts``: a whole
-line found some other way and sent at once is not), against the puzzle's fixed rating, with
-the model of the game ratings (``bordspel.web.ratings``) in the pool ``puzzles``.
+rated, and only at a puzzle the server gave it (``next``) and saw it begin from the first move
+(``puzzle_starts``: a puzzle picked by its id, or a whole line found some other way and sent at
+once, is not), against the puzzle's fixed rating, with the model of the game ratings
+(``bordspel.web.ratings``) in the pool ``puzzles``.
 """
 
 from __future__ import annotations
@@ -116,15 +117,27 @@ class PuzzleRoom:
 
     def next(self, account: str | None, rng: random.Random) -> Puzzle:
         """One of the ``NEAREST`` puzzles nearest the player's rating that their account has not
-        tried, looked for among ever more (up to ``FURTHEST``) of the nearest."""
+        tried, looked for among ever more (up to ``FURTHEST``) of the nearest; noted as served."""
         rating, count = self.rating(account).mu, NEAREST
         while True:
             near = self.nearest(rating, count)
             tried = self._tried(account, near)
             fresh = [puzzle for puzzle in near if puzzle.id not in tried]
             if len(fresh) >= NEAREST or len(near) < count or count >= FURTHEST:
-                return rng.choice((fresh or near)[:NEAREST])
+                chosen = rng.choice((fresh or near)[:NEAREST])
+                if account is not None:
+                    self.serve(account, chosen)
+                return chosen
             count *= 4
+
+    def serve(self, account: str, puzzle: Puzzle) -> None:
+        """Note that ``puzzle`` was given to ``account`` (only such a puzzle can be rated)."""
+        with self.store.db.transaction() as db:
+            db.execute(
+                "INSERT INTO puzzle_starts (account_id, puzzle_id, created, begun) VALUES (?, ?, ?, 0) "
+                "ON CONFLICT (account_id, puzzle_id) DO NOTHING",
+                (account, puzzle.id, time.time()),
+            )
 
     def nearest(self, rating: float, count: int) -> list[Puzzle]:
         """The ``count`` puzzles, shipped or met in the site's games, nearest ``rating`` (by the
@@ -151,13 +164,18 @@ class PuzzleRoom:
             self.proofs[game] = proof_of(game)
         return self.proofs[game]
 
-    def move(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
-        """Check ``move`` after ``line``; answer the defence; rate the attempt when it ends. The
-        moves are read before any proof runs: a malformed or illegal one costs no solving."""
+    def read(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> None:
+        """BadRequest unless the line and the move are within the puzzle's length and legal (no
+        proof runs: this is cheap, and comes before ``judge`` waits for the game's solver); a
+        first move begins the account's attempt."""
         _check_line(puzzle, line + [move])
         _legal_line(puzzle.state(), line + [move])
         if account is not None and not line:
             self._start(account, puzzle)
+
+    def judge(self, puzzle: Puzzle, line: list[str], move: str, account: str | None) -> Attempt:
+        """Check ``move`` (read) after ``line`` with the proof; answer the defence; rate the
+        attempt when it ends."""
         with self.solving[puzzle.game]:
             proof = self.proof(puzzle.game)
             state, plies = self._replay(proof, puzzle, line)
@@ -204,21 +222,21 @@ class PuzzleRoom:
         return Attempt(attempt.result, attempt.line, attempt.reply, attempt.solution, rating, change)
 
     def _start(self, account: str, puzzle: Puzzle) -> None:
-        """Note that ``account`` began ``puzzle`` from its first move (an attempt it can be rated on)."""
+        """Note that ``account`` began ``puzzle``, served to it, from its first move (an attempt it
+        can be rated on)."""
         with self.store.db.transaction() as db:
             db.execute(
-                "INSERT INTO puzzle_starts (account_id, puzzle_id, created) VALUES (?, ?, ?) "
-                "ON CONFLICT (account_id, puzzle_id) DO NOTHING",
-                (account, puzzle.id, time.time()),
+                "UPDATE puzzle_starts SET begun = 1 WHERE account_id = ? AND puzzle_id = ?",
+                (account, puzzle.id),
             )
 
     def _rate(self, account: str, puzzle: Puzzle, solved: bool) -> tuple[dict[str, Any], int] | None:
-        """The account's new puzzle rating and its change; None when it tried the puzzle before or
-        did not begin it from its first move."""
+        """The account's new puzzle rating and its change; None when it tried the puzzle before, was
+        not served it (``next``) or did not begin it from its first move."""
         with self.store.db.transaction() as db:
             db.lock(f"puzzles {account}")
             tried = "SELECT 1 FROM puzzle_attempts WHERE account_id = ? AND puzzle_id = ?"
-            began = "SELECT 1 FROM puzzle_starts WHERE account_id = ? AND puzzle_id = ?"
+            began = "SELECT 1 FROM puzzle_starts WHERE account_id = ? AND puzzle_id = ? AND begun = 1"
             if (
                 db.execute(tried, (account, puzzle.id)).fetchone()
                 or not db.execute(began, (account, puzzle.id)).fetchone()

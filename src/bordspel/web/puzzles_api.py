@@ -7,9 +7,11 @@
 - ``GET /api/puzzles/{id}``: that puzzle, the same way.
 - ``POST /api/puzzles/{id}/moves`` ``{"line": [...], "move": "..."}``: the move checked after the
   line so far (see ``Attempt``); a logged-in account's first attempt at the puzzle is rated;
-  at most ``MOVES_PER_ADDRESS`` in progress from one address (429 past it). The proofs run in
-  ``SOLVERS`` threads of their own with at most ``WAITING`` moves queued (503 past it), so
-  that a flood of puzzle moves holds up neither the games nor the rest of the site.
+  at most ``MOVES_PER_ADDRESS`` in progress from one address (429 past it). The moves are read
+  (legal, within the puzzle) before they wait for a proof; each game's proofs run in ``SOLVERS``
+  threads of its own with at most ``WAITING`` moves queued (503 past it), so that a flood of
+  one game's puzzle moves holds up neither another game's puzzles, nor the games, nor the rest
+  of the site.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bordspel.puzzles import Puzzle
+from bordspel.puzzles import Puzzle, puzzle_games
 from bordspel.web.api import Api, BadRequest, PerAddress, WorkPool, read_json
 from bordspel.web.puzzles import PuzzleRoom
 
@@ -30,10 +32,10 @@ __all__ = ["PuzzlesApi"]
 ID_CHARS = 32
 MOVES_PER_ADDRESS = 2
 """Puzzle moves one address may have checked at once (each is up to a few hundred solves)."""
-SOLVERS = 2
-"""Threads that check puzzle moves (one game's proof is used by one of them at a time)."""
+SOLVERS = 1
+"""Threads that check one game's puzzle moves (its proof is used by one at a time)."""
 WAITING = 8
-"""Puzzle moves that may wait for a solver thread; past it 503, at once."""
+"""One game's puzzle moves that may wait for its solver thread; past it 503, at once."""
 
 
 class PuzzlesApi:
@@ -44,7 +46,7 @@ class PuzzlesApi:
         self.room = PuzzleRoom(api.store)
         self.rng = random.Random()
         self.moving = PerAddress(MOVES_PER_ADDRESS, "puzzle moves")
-        self.solvers = WorkPool(SOLVERS, "puzzle moves", WAITING)
+        self.solvers = {game: WorkPool(SOLVERS, f"{game} puzzle moves", WAITING) for game in puzzle_games()}
 
     async def next(self, request: Request) -> Response:
         """``GET /api/puzzles/next``."""
@@ -67,7 +69,8 @@ class PuzzlesApi:
             raise BadRequest("give 'line' as a list of moves and 'move' as a string")
         account = await self.api.account_id(request)
         with self.moving.held(request.client.host if request.client else ""):
-            attempt = await self.solvers.run(self.room.move, puzzle, line, move, account)
+            await run_in_threadpool(self.room.read, puzzle, line, move, account)
+            attempt = await self.solvers[puzzle.game].run(self.room.judge, puzzle, line, move, account)
         return JSONResponse(attempt.view())
 
     async def _shown(self, puzzle: Puzzle, account: str | None) -> dict[str, Any]:

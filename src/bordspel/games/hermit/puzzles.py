@@ -46,10 +46,10 @@ class HermitProof:
         return state
 
     def plies(self, state: State) -> int | None:
-        """``PLIES`` when the player to move wins, else None (and on boards larger than
-        ``max(SIZES)``, which the solver may take long over)."""
+        """``PLIES`` when the player to move wins, else None (and on boards of no size of
+        ``SIZES``: larger ones the solver may take long over, smaller ones make no puzzle)."""
         assert isinstance(state, HermitState)
-        if state.n > max(SIZES):
+        if state.n not in SIZES:
             return None
         return PLIES if self._solver(state.n).state_wins(state) else None
 
