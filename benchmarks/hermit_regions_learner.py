@@ -15,7 +15,7 @@ for each legal move, predicts each region after it and plays a move whose predic
 zero (ties, or no such move: the most confident, the product of its regions' top probabilities)
 and is judged on the shipped judged set as ``zero_upper_bound.py`` judges the network.
 
-Run:  PYTHONPATH=src:benchmarks python benchmarks/hermit_regions_learner.py --minutes 4
+Run:  python benchmarks/hermit_regions_learner.py --label-minutes 8 --minutes 2   (needs the train extra)
 """
 
 from __future__ import annotations
