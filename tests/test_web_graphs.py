@@ -235,6 +235,26 @@ def test_a_game_an_account_played_gets_its_graph_before_older_anonymous_ones(web
         store.close()
 
 
+def test_a_graph_nobodys_account_played_gives_way_to_an_accounts_graph(web_db: str) -> None:
+    """Found by an attacker (2026-11-29): one anonymous 126-ply game held the only graph worker
+    for over a minute while an account's graph waited. Its graph is handed back after the
+    position under way when a graph of a higher priority waits."""
+    with TestClient(create_app(web_db, ApiSettings(job_workers=0))) as client:
+        anonymous = play(client, HERMIT_4)
+        queue = GraphQueue(GameStore(web_db), lease=60.0)
+        runner = GraphRunner(queue.store, 0.1, supervisor=Supervisor())
+        runner.queue = queue
+        assert queue.claim(runner.name) == (anonymous, 1)
+        account = play(sign_up(client, "ida"), HERMIT_4)
+    try:
+        assert asyncio.run(runner.make(anonymous)) is None
+    finally:
+        runner.pool.close()
+    assert queue.claim("another") == (account, 1)
+    assert queue.claim("a third") == (anonymous, 1)  # back as it was: its claim not counted
+    queue.store.close()
+
+
 def test_a_game_a_worker_process_ends_gets_its_graph_queued(web_db: str) -> None:
     """A ``bordspel worker`` process opens the store as ``keep_results`` does: the computer's
     move that ends a game there queues its graph as one made by the site would."""

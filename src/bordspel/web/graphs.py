@@ -239,6 +239,20 @@ class GraphQueue:
         """Extend ``worker``'s lease of the graph; False when it lost it."""
         return self._set(game_id, worker, "lease_until = ?", (time.time() + self.lease,))
 
+    def outranked(self, game_id: str) -> bool:
+        """Whether a graph of a higher priority than this one's waits for a worker."""
+        query = (
+            "SELECT 1 FROM game_graphs WHERE status = 'waiting' AND lease_until < ? AND priority > "
+            "(SELECT priority FROM game_graphs WHERE game_id = ?) LIMIT 1"
+        )
+        with self.store.db.transaction(write=False) as db:
+            return db.execute(query, (time.time(), game_id)).fetchone() is not None
+
+    def hand_back(self, game_id: str, worker: str) -> bool:
+        """Give the graph back to the queue as it was before ``worker`` claimed it (its claim does
+        not count as an attempt); False when ``worker`` had lost it."""
+        return self._set(game_id, worker, "lease_until = 0, worker = '', attempts = attempts - 1", ())
+
     def finish(
         self, game_id: str, worker: str, graph: dict[str, Any] | None, puzzles: tuple[Puzzle, ...] = ()
     ) -> bool:
@@ -360,7 +374,8 @@ class GraphRunner:
 
     async def make(self, game_id: str) -> dict[str, Any] | None:
         """The graph of game ``game_id``, renewing the lease after each position (None: the game
-        is gone, or another worker took the graph over)."""
+        is gone, another worker took the graph over, or it was handed back for a graph of a higher
+        priority: a long game nobody's account played holds no player's graph up for long)."""
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except NotFound:
@@ -376,6 +391,9 @@ class GraphRunner:
             )
             judged.append(point)
             if not await asyncio.to_thread(self.queue.renew, game_id, self.name):
+                return None
+            if await asyncio.to_thread(self.queue.outranked, game_id):
+                await asyncio.to_thread(self.queue.hand_back, game_id, self.name)
                 return None
         return graph_points(judged, moves)
 
