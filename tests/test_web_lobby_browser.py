@@ -55,7 +55,8 @@ def sign_up(page: Page, name: str) -> None:
     page.click("#sign-up")
     page.fill("#account-username", name)
     page.fill("#account-password", "correct horse")
-    page.click("#account-submit")
+    with page.expect_navigation():  # the page reloads: a click before that would be lost
+        page.click("#account-submit")
     expect(page.locator("#account")).to_contain_text(name)
 
 
