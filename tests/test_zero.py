@@ -355,3 +355,23 @@ def test_zero_without_search_ranks_the_networks_likeliest_moves() -> None:
     lines = player.analyse_lines(state, None, multipv=2)
     assert [line.multipv for line in lines] == [1, 2] and lines[0].move == player.step(state)
     assert lines[0].move != lines[1].move and lines[0].nodes == 0
+
+
+def test_a_checkpoint_keeps_the_buffers_filled_rows_only() -> None:
+    """Found by a researcher (issue 41): a 3-minute checkpoint was 88 MB, the whole buffer as
+    allocated. It now holds the rows filled so far, and a buffer restored from them draws the
+    same samples."""
+    from bordspel.zero.replay import Buffer
+
+    rng = np.random.default_rng(5)
+    buffer = Buffer(10_000, (2, 3, 3), 9)
+    for _ in range(3):
+        buffer.add(rng.random((2, 3, 3)), rng.random(9) < 0.5, rng.random(9), float(rng.random()))
+    saved = buffer.arrays()
+    assert len(saved["planes"]) == len(saved["results"]) == 3
+    restored = Buffer(10_000, (2, 3, 3), 9)
+    restored.restore(saved)
+    draws = [b.sample(8, np.random.default_rng(1)) for b in (buffer, restored)]
+    assert all(np.array_equal(a, b) for a, b in zip(*draws))
+    restored.add(rng.random((2, 3, 3)), rng.random(9) < 0.5, rng.random(9), 1.0)
+    assert restored.size == 4 and restored.next == 4

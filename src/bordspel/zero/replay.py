@@ -14,6 +14,9 @@ from bordspel.zero.search import Encoder
 
 __all__ = ["Buffer", "Record", "symmetric_samples"]
 
+SAMPLES = ("planes", "masks", "policies", "results")
+"""The buffer's arrays, a row a sample."""
+
 
 class Buffer:
     """The last ``capacity`` samples: planes, legal masks, visit shares and results."""
@@ -38,13 +41,17 @@ class Buffer:
         return self.planes[index], self.masks[index], self.policies[index], self.results[index]
 
     def arrays(self) -> dict[str, Any]:
-        """The contents, for a checkpoint."""
-        return {key: getattr(self, key) for key in ("planes", "masks", "policies", "results", "size", "next")}
+        """The contents, for a checkpoint: the rows filled so far, not the whole capacity (until
+        the buffer wraps, the first ``size`` rows)."""
+        kept = {key: getattr(self, key)[: self.size] for key in SAMPLES}
+        return {**kept, "size": self.size, "next": self.next}
 
     def restore(self, arrays: dict[str, Any]) -> None:
-        """Take the contents of a checkpoint (:meth:`arrays`)."""
-        for key, value in arrays.items():
-            setattr(self, key, value)
+        """Take the contents of a checkpoint (:meth:`arrays`) into this buffer's first rows."""
+        for key in SAMPLES:
+            rows = arrays[key]
+            getattr(self, key)[: len(rows)] = rows
+        self.size, self.next = int(arrays["size"]), int(arrays["next"])
 
 
 @dataclass
