@@ -16,6 +16,8 @@ from bordspel import svg
 from bordspel.core import game_class
 
 PICTURE = re.compile(r'!\[([^\]]*)\]\(bordspel:(\w+) "([^"]*)"\)')
+ROLE = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj):(?=<code>)")
+"""A Sphinx role before the code it names, as mkdocstrings leaves the docstrings' ``:class:`X```."""
 FOLDER = "pictures"
 
 
@@ -42,3 +44,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         if files.get_file_from_path(path) is None:
             files.append(File.generated(config, path, content=picture))
     return text
+
+
+def without_roles(html: str) -> str:
+    """The reference pages' docstrings with their Sphinx roles (``:class:`Info```, which
+    mkdocstrings shows as text) shown as the code they name alone."""
+    return ROLE.sub("", html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """The page without the docstrings' Sphinx roles."""
+    return without_roles(html)

@@ -57,6 +57,15 @@ def test_pictures_are_drawn_from_positions() -> None:
     assert hooks().pictures(markdown, "index.md")[0].count(f"]({path})") == 2
 
 
+def test_the_docstrings_sphinx_roles_are_not_shown_as_text() -> None:
+    """Found by a researcher (issue 41): 87 raw roles (``:class:Info``) on the reference pages."""
+    html = "raises :class:<code>EngineTimeout</code>; see :meth:<code>analyse</code> and a:b:<code>c</code>"
+    assert (
+        hooks().without_roles(html)
+        == "raises <code>EngineTimeout</code>; see <code>analyse</code> and a:b:<code>c</code>"
+    )
+
+
 def test_every_picture_in_the_pages_is_a_position() -> None:
     module = hooks()
     found = 0
