@@ -174,7 +174,7 @@ def test_the_asyncio_driver_plays_analyses_and_streams() -> None:
     state = game_class("santorini").from_str(POSITION)
     move, lines, last, best = asyncio.run(_async_session())
     assert move in state.legal_moves() and [line.multipv for line in lines] == [1, 2]
-    assert last.depth == 2 and best in new_game("quarto").legal_moves()
+    assert last.depth >= 2 and best in new_game("quarto").legal_moves()  # depth 3 may come before the stop
 
 
 def test_the_asyncio_driver_raises_the_simple_driver_s_errors() -> None:
