@@ -68,6 +68,7 @@ __all__ = [
     "graph_points",
     "graph_priority",
     "judge_position",
+    "played_by_an_account",
     "queue_graph",
 ]
 
@@ -105,7 +106,13 @@ def queue_graph(db: Connection, stored: StoredGame) -> None:
 def graph_priority(stored: StoredGame) -> int:
     """Which graphs are made first: a rated game's (2), then one an account played (1), then the
     rest (0), oldest first within each; games anyone can start at once cannot push them back."""
-    return 2 if stored.rated else 1 if any(stored.players) else 0
+    return 2 if stored.rated else 1 if played_by_an_account(stored) else 0
+
+
+def played_by_an_account(stored: StoredGame) -> bool:
+    """Whether a seat of the game is an account's (else nobody's: a script may make such games
+    at will, so they come last for graphs and give no puzzles)."""
+    return any(stored.players)
 
 
 def judge_position(game: str, position: str, played: str | None, spec: str, seconds: float) -> dict[str, Any]:
@@ -405,7 +412,7 @@ class GraphRunner:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except NotFound:
             return ()
-        if not any(stored.players):  # nobody's game: a script's could fill everyone's puzzles
+        if not played_by_an_account(stored):  # a script's could fill everyone's puzzles
             return ()
         found: list[Puzzle] = []
         for state in stored.game.states[:MAX_PLIES]:
