@@ -51,8 +51,8 @@ def alphabet(start: State) -> tuple[str, ...]:
 class ClickTurn:
     """The legal moves of one position as click paths, and the clicks made so far."""
 
-    def __init__(self, state: State, index: dict[str, int]) -> None:
-        self.paths = _paths(state, index)
+    def __init__(self, paths: dict[Path, Any]) -> None:
+        self.paths = paths
         self.clicks: Path = ()
         self._open = list(self.paths)
         """The paths that start with the clicks made."""
@@ -84,27 +84,55 @@ class ClickTurn:
         return None
 
 
-def _paths(state: State, index: dict[str, int]) -> dict[Path, Any]:
+class _MoveClicks:
+    """Each move's own click paths as actions (the game's ``move_parts``, the toolbar's choices
+    after them), kept for the moves met: they depend on the move alone, and a game's positions
+    share most of their moves."""
+
+    KEPT = 1 << 17
+    """Moves kept before the memory starts again (a move's paths are a few tuples)."""
+
+    def __init__(self, game: str, index: dict[str, int]) -> None:
+        self.game, self.index, self.tokens = game, index, tuple(index)
+        self.kept: dict[Any, tuple[tuple[Path, ...], tuple[str, ...]]] = {}
+
+    def of(self, move: Any) -> tuple[tuple[Path, ...], tuple[str, ...]]:
+        """The move's paths, and the toolbar choices that end each of them (for other orders)."""
+        found = self.kept.get(move)
+        if found is None:
+            if len(self.kept) >= self.KEPT:
+                self.kept.clear()
+            parts = move_parts(self.game, move)
+            chosen = tuple(f"{key}:{value}" for key, value in sorted(parts.get("choices", {}).items()))
+            found = tuple(self.path([*tokens, *chosen]) for tokens in parts["paths"]), chosen
+            self.kept[move] = found
+        return found
+
+    def path(self, tokens: list[str]) -> Path:
+        """The actions of a path's tokens."""
+        return tuple(self._action(token) for token in tokens)
+
+    def _action(self, token: str) -> int:
+        try:
+            return self.index[token]
+        except KeyError:
+            raise BordspelError(
+                f"{self.game} has a click {token!r} outside its alphabet: give its GameSpec a buttons part"
+            ) from None
+
+
+def _paths(state: State, moves: _MoveClicks) -> dict[Path, Any]:
     """Every click path of every legal move (the toolbar's choices after the clicks), with its move."""
     guide = guide_of(state.name)
     found: dict[Path, Any] = {}
     for move in state.legal_moves():
-        parts = move_parts(state.name, move)
-        chosen = [f"{key}:{value}" for key, value in sorted(parts.get("choices", {}).items())]
-        for tokens in [*parts["paths"], *guide.orders(state, move)]:
-            path = tuple(_action(index, token, state) for token in [*tokens, *chosen])
+        own, chosen = moves.of(move)
+        others = [moves.path([*tokens, *chosen]) for tokens in guide.orders(state, move)]
+        for path in [*own, *others]:
             if found.setdefault(path, move) != move:
+                tokens = [moves.tokens[action] for action in path]
                 raise BordspelError(f"{state.name}: two moves have the clicks {tokens}")
     return found
-
-
-def _action(index: dict[str, int], token: str, state: State) -> int:
-    try:
-        return index[token]
-    except KeyError:
-        raise BordspelError(
-            f"{state.name} has a click {token!r} outside its alphabet: give its GameSpec a buttons part"
-        ) from None
 
 
 class ClickActions:
@@ -116,6 +144,7 @@ class ClickActions:
         self.codec = codec_for(start.name, start)
         self.tokens = alphabet(start)
         self.index = {token: i for i, token in enumerate(self.tokens)}
+        self._moves = _MoveClicks(start.name, self.index)
         self.shape = self.codec.observe(start, 0).shape
         self.cols = self.shape[1]
         if not start.is_over():
@@ -128,7 +157,7 @@ class ClickActions:
 
     def turn(self, state: State) -> ClickTurn:
         """The legal moves of ``state`` as clicks, none made yet."""
-        return ClickTurn(state, self.index)
+        return ClickTurn(_paths(state, self._moves))
 
     def mask(self, turn: ClickTurn | None) -> Planes:
         """1 for each legal click (none without a turn: the game is over or not the agent's)."""

@@ -54,6 +54,7 @@ except ImportError as error:
 
 from bordspel.ai import make_player
 from bordspel.ai.players import Player
+from bordspel.ai.search import collector_paused
 from bordspel.core import BordspelError, Part, State, game_part, game_spec, new_game
 from bordspel.rl import draws_start, seat_moves
 from bordspel.rl.clicks import ClickActions, ClickTurn, click_actions
@@ -364,9 +365,10 @@ class PythonBatch:
 
     def reset(self, which: npt.NDArray[np.uint8], obs: Int8s, masks: Int8s, replies: Any) -> None:
         """Start the games with ``which[i]`` set anew (see :class:`Batch`)."""
-        for i in np.flatnonzero(which):
-            self._restart(int(i), replies)
-            self._write(int(i), obs, masks)
+        with collector_paused():
+            for i in np.flatnonzero(which):
+                self._restart(int(i), replies)
+                self._write(int(i), obs, masks)
 
     def step(
         self,
@@ -378,7 +380,22 @@ class PythonBatch:
         illegal: Any,
         replies: Any,
     ) -> None:
-        """Play each game's action and the opponent's replies (see :class:`Batch`)."""
+        """Play each game's action and the opponent's replies (see :class:`Batch`). Python's
+        cyclic collector is paused meanwhile, as in a search: the games' legal-move tables are
+        thousands of tuples a position, and its passes over them took most of a step with gods."""
+        with collector_paused():
+            self._step(actions, obs, masks, rewards, terminated, illegal, replies)
+
+    def _step(
+        self,
+        actions: Any,
+        obs: Int8s,
+        masks: Int8s,
+        rewards: Any,
+        terminated: Any,
+        illegal: Any,
+        replies: Any,
+    ) -> None:
         for i, action in enumerate(actions.tolist()):
             rewards[i] = terminated[i] = illegal[i] = 0
             replies[i] = -1

@@ -650,7 +650,7 @@ class SantoriniState(PicturedState[SantoriniMove]):
             )
             return state._settle(False)
         if self.powers is not None:
-            return self._after(generator.table(self)[move])
+            return self._after(generator.result(self, move))
         source, target, build = move
         index = self.workers.index(source)
         moved = self.workers[:index] + (target,) + self.workers[index + 1 :]

@@ -27,7 +27,9 @@ __all__ = [
     "orders",
     "outcome_lines",
     "outcomes_of",
+    "result",
     "table",
+    "turn_of_codes",
     "turn_to",
     "walked",
 ]
@@ -148,10 +150,11 @@ def has_turn(state: Position) -> bool:
 
 
 class Turns(NamedTuple):
-    """The legal turns of a position with what they lead to, and what the other ways of playing
-    them are made of: every line's actions (as numbers) with the outcome it leads to."""
+    """The legal turns of a position with the outcome each leads to (a key of
+    :func:`outcome_lines`), and what the other ways of playing them are made of: every line's
+    actions (as numbers) with the outcome it leads to."""
 
-    table: dict[Any, Result]
+    table: dict[Any, Any]
     lines: list[tuple[tuple[int, ...], Any]]
     kept: dict[Any, tuple[Any, tuple[int, ...]]]
     """Each outcome's turn, with the actions of the line kept for it."""
@@ -177,18 +180,17 @@ def _turns_listed(state: Position, listed: tuple[int, ...]) -> Turns:
     the order a colour's two workers are listed in walk them in their own order, so each has
     its turns in its own order and its own listing in the positions they lead to, whichever was
     asked first (seeded games repeat from process to process)."""
-    walk, lines = outcome_lines(state)
+    lines = outcome_lines(state)[1]
     shortest: dict[Any, tuple[int, ...]] = {}
     for actions, key in lines:
         kept = shortest.get(key)
         if kept is None or len(actions) < len(kept):
             shortest[key] = actions
-    table: dict[Any, Result] = {}
+    table: dict[Any, Any] = {}
     turns: dict[Any, tuple[Any, tuple[int, ...]]] = {}
     for key, actions in shortest.items():
-        turn = turn_of(tuple([gods.ACTIONS[code] for code in actions]))
-        (g1, g2, g3, dome, workers, supply), after, up, winners = key
-        table[turn] = Result(walk.board(g1, g2, g3, dome, workers, supply), after, up, winners)
+        turn = turn_of_codes(actions)
+        table[turn] = key
         turns[key] = (turn, actions)
     return Turns(table, lines, turns)
 
@@ -202,7 +204,22 @@ def turn_to(state: Position, outcome: Any) -> Any:
             kept = actions
     if kept is None:
         raise ValueError("no turn of the position leads to that outcome")
-    return turn_of(tuple([gods.ACTIONS[code] for code in kept]))
+    return turn_of_codes(kept)
+
+
+def turn_of_codes(codes: tuple[int, ...]) -> Any:
+    """The turn of a line's actions (as numbers), kept for the lines met (a turn is a value)."""
+    turn = _TURN_OF_CODES.get(codes)
+    if turn is None:
+        if len(_TURN_OF_CODES) >= KEPT_TURNS:
+            _TURN_OF_CODES.clear()
+        turn = _TURN_OF_CODES[codes] = turn_of(tuple([gods.ACTIONS[code] for code in codes]))
+    return turn
+
+
+KEPT_TURNS = 1 << 17
+"""Turns :func:`turn_of_codes` keeps before it starts again (some 100 bytes each)."""
+_TURN_OF_CODES: dict[tuple[int, ...], Any] = {}
 
 
 @functools.lru_cache(maxsize=64)
@@ -213,18 +230,26 @@ def _ways(state: Position) -> dict[Any, Any]:
     ways: dict[Any, Any] = {}
     for actions, key in turns.lines:
         turn, kept = turns.kept[key]
-        way = turn if actions is kept else turn_of(tuple([gods.ACTIONS[code] for code in actions]))
+        way = turn if actions is kept else turn_of_codes(actions)
         ways.setdefault(way, turn)
     return ways
 
 
-def table(state: Position) -> dict[Any, Result]:
-    """Every legal turn of the player to move (in its shortest form) and what it leads to.
+def table(state: Position) -> dict[Any, Any]:
+    """Every legal turn of the player to move (in its shortest form) and the outcome it leads to
+    (a key of :func:`outcome_lines`; :func:`result` reads it).
 
     Turns that lead to the same position are one turn: the one of fewest actions is kept (the
     first generated of those), so Artemis's single move is not written as two moves.
     """
     return _turns(state).table
+
+
+def result(state: Position, move: Any) -> Result:
+    """What the legal turn ``move`` leads to (KeyError for a turn that is not legal)."""
+    (g1, g2, g3, dome, workers, supply), after, up, winners = table(state)[move]
+    board = gods.board_of((g1, g2, g3, dome), workers, supply, len(state.workers), state.supply is not None)
+    return Result(board, after, up, winners)
 
 
 def canonical(state: Position, move: Any) -> Any:

@@ -296,10 +296,14 @@ _READERS: dict[str, Callable[[SantoriniState, _Summary], tuple[int, ...] | None]
 def god_turn_id(state: SantoriniState, move: Any) -> int:
     """The stable id (below ``GOD_TURNS``) of a legal god turn in ``state`` (see the module
     docstring); BordspelError for a turn that is not legal there."""
-    try:
-        return _table(state)[0][move]
-    except KeyError:
-        raise BordspelError(f"{move.to_str()} is not a legal god turn here: it has no id") from None
+    if not _is_god_turn(move) or not state.is_legal(move):
+        raise BordspelError(f"{move.to_str()} is not a legal god turn here: it has no id")
+    number = _family_id(state, move)
+    return _table(state)[0][move] if number is None else number  # CHAIN: by rank among the position's
+
+
+def _is_god_turn(move: Any) -> bool:
+    return not isinstance(move, Placement) and not is_step_turn(move)
 
 
 def god_turn_at(state: SantoriniState, number: int) -> Any | None:
@@ -322,7 +326,7 @@ def _table(state: SantoriniState) -> tuple[dict[Any, int], dict[int, Any]]:
     ids: dict[Any, int] = {}
     unfit = []
     for move in state.legal_moves():
-        if isinstance(move, Placement) or is_step_turn(move):
+        if not _is_god_turn(move):
             continue
         number = _family_id(state, move)
         if number is None:

@@ -27,7 +27,7 @@ import functools
 import random
 from typing import ClassVar, NamedTuple
 
-from bordspel.games.santorini.board import CELLS, MAX_CLIMB, NEIGHBOURS, SIZE, STEPS
+from bordspel.games.santorini.board import CELLS, MAX_CLIMB, NEIGHBOURS, SIZE, STEPS, Levels
 from bordspel.games.santorini.turns import REMOVED, Action, Board
 
 __all__ = [
@@ -75,6 +75,13 @@ ACTIONS = {
 def cells_of(workers: int, count: int) -> tuple[int, ...]:
     """The cells of ``count`` packed workers."""
     return tuple((workers >> SLOT * i & 31) - 2 for i in range(count))
+
+
+def board_of(levels: Levels, workers: int, supply: int, count: int, limited: bool) -> Board:
+    """The :class:`Board` of packed levels, ``count`` packed workers and the supply (None unless
+    ``limited``)."""
+    pieces = (supply & 255, supply >> 8 & 255, supply >> 16 & 255, supply >> 24 & 255)
+    return Board(levels, cells_of(workers, count), pieces if limited else None)
 
 
 BIT_INDEX = tuple({(1 << i) % 37: i for i in range(CELLS)}.get(r, -1) for r in range(37))
@@ -206,8 +213,7 @@ class Walk:
 
     def board(self, g1: int, g2: int, g3: int, dome: int, workers: int, supply: int) -> Board:
         """The :class:`Board` of packed levels, workers and supply."""
-        pieces = (supply & 255, supply >> 8 & 255, supply >> 16 & 255, supply >> 24 & 255)
-        return Board((g1, g2, g3, dome), cells_of(workers, self.count), pieces if self.limited else None)
+        return board_of((g1, g2, g3, dome), workers, supply, self.count, self.limited)
 
     def run_worker(self, worker: int) -> None:
         """Every turn that moves ``worker``: the owner's turn shape from its first stage."""

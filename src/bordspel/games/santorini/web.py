@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bordspel.games.santorini import generator
+from bordspel.games.santorini.board import CELLS
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.turns import Action, GodTurn, square_text
 
@@ -19,8 +20,12 @@ DOME = "button:dome"
 """The click, after its square, that makes a build a dome at any level (Atlas, Selene)."""
 
 
+SQUARE_CLICKS = tuple(f"square:{square_text(cell)}" for cell in range(CELLS))
+"""The click on each cell's square."""
+
+
 def _sq(cell: int) -> str:
-    return f"square:{square_text(cell)}"
+    return SQUARE_CLICKS[cell]
 
 
 def _clicks(action: Action) -> list[str]:
