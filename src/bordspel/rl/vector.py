@@ -384,32 +384,20 @@ class PythonBatch:
         cyclic collector is paused meanwhile, as in a search: the games' legal-move tables are
         thousands of tuples a position, and its passes over them took most of a step with gods."""
         with collector_paused():
-            self._step(actions, obs, masks, rewards, terminated, illegal, replies)
-
-    def _step(
-        self,
-        actions: Any,
-        obs: Int8s,
-        masks: Int8s,
-        rewards: Any,
-        terminated: Any,
-        illegal: Any,
-        replies: Any,
-    ) -> None:
-        for i, action in enumerate(actions.tolist()):
-            rewards[i] = terminated[i] = illegal[i] = 0
-            replies[i] = -1
-            if self.finished[i]:
-                self._restart(i, replies)
-            else:
-                move = self._chosen(i, action)
-                if move is ILLEGAL:
-                    rewards[i], terminated[i], illegal[i] = -1.0, 1, 1
-                    self.finished[i] = True
-                    continue
-                if move is not None:
-                    rewards[i], terminated[i] = self._play(i, move, replies)
-            self._write(i, obs, masks)
+            for i, action in enumerate(actions.tolist()):
+                rewards[i] = terminated[i] = illegal[i] = 0
+                replies[i] = -1
+                if self.finished[i]:
+                    self._restart(i, replies)
+                else:
+                    move = self._chosen(i, action)
+                    if move is ILLEGAL:
+                        rewards[i], terminated[i], illegal[i] = -1.0, 1, 1
+                        self.finished[i] = True
+                        continue
+                    if move is not None:
+                        rewards[i], terminated[i] = self._play(i, move, replies)
+                self._write(i, obs, masks)
 
     def copy_games(self, source: PythonBatch, rows: Any, into: Any) -> None:
         """Copy game ``rows[k]`` of ``source`` into game ``into[k]`` of this batch, for every
