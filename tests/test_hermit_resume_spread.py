@@ -88,7 +88,8 @@ def test_a_spread_4x4_run_resumes_a_one_process_run_and_agrees_with_it(tmp_path:
 def test_tasks_out_of_time_come_back_with_twice_the_time_and_settle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run = Resumable(5, tmp_path, 18, 64, 0.05, 0, None, True, SerialBackend())
+    run = Resumable(5, tmp_path, book_work=64, log_every=0, first_only=True, backend=SerialBackend())
+    run.first_slice = 0.02
     assert run.run()["Rc3U"].wins
     log = capsys.readouterr().err
     assert ": open after 0 s" in log and "5x5 Rc3U settled: the first player wins" in log

@@ -17,7 +17,7 @@ the book and the frontier's positions in memory, in front of an optional LMDB ca
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bordspel.core import BordspelError
@@ -52,6 +52,8 @@ class Book:
         """Every position known settled: key -> ``WINS`` or ``LOSES`` for the player to move."""
         self.new: dict[bytes, int] = {}
         """This run's records: key -> the record's last byte."""
+        self.added: set[bytes] = set()
+        """Every position this run settled (``new`` has those for the files)."""
         self.loaded = 0
 
     def load(self) -> None:
@@ -65,9 +67,13 @@ class Book:
             self.known[key] = WINS if flags & 0x80 else LOSES
         return len(records) // RECORD
 
-    def records(self) -> bytes:
-        """Every position known, as records (what ``read`` reads; no work figures)."""
-        return b"".join(key + (b"\x80" if value == WINS else b"\x00") for key, value in self.known.items())
+    def records(self, keys: Iterable[bytes] | None = None) -> bytes:
+        """The positions known (all, or those of ``keys``) as records (what ``read`` reads; no
+        work figures)."""
+        known = self.known
+        return b"".join(
+            key + (b"\x80" if known[key] == WINS else b"\x00") for key in (known if keys is None else keys)
+        )
 
     def new_records(self) -> bytes:
         """This run's records, as its book files hold them (sorted by key)."""
@@ -82,6 +88,7 @@ class Book:
     def add(self, key: bytes, value: bytes, work: int) -> None:
         """A position settled with ``work`` positions below it (kept if ``work >= min_work``)."""
         self.known[key] = value
+        self.added.add(key)
         if work >= self.min_work:
             self.new[key] = (0x80 if value == WINS else 0) | min(work.bit_length(), 0x7F)
 

@@ -72,11 +72,14 @@ class Resumable:
     book_work: int = 1024
     """The least work below a position for the book to keep it."""
     save_every: float = 300.0
-    """Seconds between saves; with a backend, also the time a task first gets (then twice that)."""
+    """Seconds between saves; with a backend, also the longest a task runs."""
     log_every: float = 60.0
     cache: Path | None = None
     first_only: bool = False
     backend: Backend | None = None
+    first_slice: float = 1.0
+    """With a backend: the seconds a reply's task first gets; twice that each time it comes back
+    open, up to ``save_every`` (so cheap refutations come first, as df-pn would take them)."""
     started: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
@@ -91,6 +94,7 @@ class Resumable:
         self.last_save = self.last_log = time.perf_counter()
         self.current: Line = ()
         self.tasks = _Tasks()
+        self.rounds = 0
 
     # -- the run ----------------------------------------------------------------------------------
     def run(self) -> dict[str, Settled]:
@@ -177,24 +181,31 @@ class Resumable:
         return first_wins
 
     def _spread_round(self, backend: Backend, seconds: dict[Line, float]) -> None:
-        """A task for each open reply of the running class, with the book as it is now; their
-        results merged as they come, until one refutes the class. A reply still open gets twice
-        the time in the next round (``seconds``), so that it is settled in the end."""
-        book = backend.share(self.book.records())
+        """A task for each open reply of the running class (the likeliest refutations first), with
+        the book as it is now; their results merged as they come, until one refutes the class. A
+        reply still open gets twice the time in the next round (``seconds``)."""
+        self.rounds += 1
+        book, name = backend.share(self.book.records()), f"{self.book.stamp} {self.rounds}"
         lines = [line for line, _ in self.search.children(self.current) if line not in self.frontier.settled]
+        lines.sort(key=self._open_answers)
+        for line in lines:
+            seconds.setdefault(line, min(self.first_slice, self.save_every))
         tasks = [
-            SubProblem(
-                self.n, line, book, self.table_bits, self.book_work, seconds.get(line, self.save_every)
-            )
+            SubProblem(self.n, line, book, name, self.table_bits, self.book_work, seconds[line])
             for line in lines
         ]
         results = backend.run(settle_subproblem, tasks)
         for learned in results:
             self._merge(learned)
-            seconds[learned.line] = 2 * seconds.get(learned.line, self.save_every)
+            seconds[learned.line] = min(2 * seconds[learned.line], self.save_every)
             if learned.first_wins is False:
                 break
         results.close()  # the tasks not done are dropped
+
+    def _open_answers(self, reply: Line) -> int:
+        """The first player's answers to ``reply`` not yet settled as lost: the fewer, the likelier
+        the reply refutes the class (roughly df-pn's disproof number), so it goes out first."""
+        return len(self.search.children(reply)) - len(self.search.settled_below(reply, depth=1))
 
     def _class_value(self) -> bool | None:
         """Whether the first player wins after the running class's first move, by its replies
@@ -210,6 +221,7 @@ class Resumable:
 
     def _merge(self, learned: Learned) -> None:
         """A task's result into the run: its settled lines to the frontier, its records to the book."""
+        self.book.read(learned.known)
         self.book.merge(learned.book)
         settled = dict(learned.below) if learned.first_wins is None else {learned.line: learned.first_wins}
         for line, first_wins in settled.items():

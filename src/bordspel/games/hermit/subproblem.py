@@ -113,6 +113,8 @@ class SubProblem:
     line: Line
     book: Shared[bytes]
     """Every position the driver knows settled, as book records (``Book.records``)."""
+    book_name: str
+    """Names ``book`` (the tasks of a round share one): a worker reads it once."""
     table_bits: int
     book_work: int
     seconds: float
@@ -129,6 +131,8 @@ class Learned:
     """Out of time: the lines one move longer that it settled, and whether the first player wins."""
     book: bytes
     """The book records it learned (``Book.new_records``)."""
+    known: bytes
+    """Every position it settled, as records (``Book.records``): the driver knows them too."""
     examined: int
     seconds: float
     table_fill: float
@@ -140,7 +144,7 @@ def settle_subproblem(task: SubProblem) -> Learned:
     """Settle one sub-problem with a table of its own (a top-level function, for workers)."""
     started = time.perf_counter()
     book = Book(Path(), task.book_work, "")
-    book.read(task.book.get())
+    book.known = _shipped(task)
     search = Search(task.n, book, task.table_bits)
     search.solver.deadline = started + task.seconds
     first_wins: bool | None
@@ -154,11 +158,26 @@ def settle_subproblem(task: SubProblem) -> Learned:
         first_wins,
         tuple(below.items()),
         book.new_records(),
+        book.records(book.added),
         solver.total_examined(),
         time.perf_counter() - started,
         solver.table_fill(),
         _where(),
     )
+
+
+_SHIPPED: dict[str, dict[bytes, bytes]] = {}
+"""The last book this worker read, by its name."""
+
+
+def _shipped(task: SubProblem) -> dict[bytes, bytes]:
+    """A copy of the task's book (read once by each worker process, for all of a round's tasks)."""
+    if task.book_name not in _SHIPPED:
+        _SHIPPED.clear()
+        book = Book(Path(), 0, "")
+        book.read(task.book.get())
+        _SHIPPED[task.book_name] = book.known
+    return dict(_SHIPPED[task.book_name])
 
 
 def _where() -> str:
