@@ -183,7 +183,7 @@ class Resumable:
     def _spread_round(self, backend: Backend, seconds: dict[Line, float]) -> None:
         """A task for each open reply of the running class (the likeliest refutations first), with
         the book as it is now; their results merged as they come, until one refutes the class. A
-        reply still open gets twice the time in the next round (``seconds``)."""
+        reply still open gets twice the time in the next round (``seconds``, up to ``save_every``)."""
         self.rounds += 1
         book, name = backend.share(self.book.records()), f"{self.book.stamp} {self.rounds}"
         lines = [line for line, _ in self.search.children(self.current) if line not in self.frontier.settled]
@@ -220,7 +220,8 @@ class Resumable:
         return True if len(replies) == len(self.search.children(self.current)) else None
 
     def _merge(self, learned: Learned) -> None:
-        """A task's result into the run: its settled lines to the frontier, its records to the book."""
+        """A task's result into the run: its settled lines to the frontier, its settled positions
+        and records to the book."""
         self.book.read(learned.known)
         self.book.merge(learned.book)
         settled = dict(learned.below) if learned.first_wins is None else {learned.line: learned.first_wins}
