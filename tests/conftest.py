@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
+import bordspel
 from tests.postgres import PostgresServer, start_server
 from tests.redis_server import redis_server, require
 
@@ -156,3 +165,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(LONG_IN_THE_DEFAULT_RUN):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def two_node_cluster() -> Iterator[tuple[str, dict[str, str]]]:
+    """A Ray cluster of two nodes of one CPU on this machine, in a temporary folder (its own home,
+    so that no token of another cluster applies), and the environment to join it with; its
+    processes are ended when the test ends."""
+    pytest.importorskip("ray")
+    ray_program = Path(sys.executable).with_name("ray")
+    if not ray_program.exists():
+        pytest.skip("no ray program beside this Python")
+    folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths have a limit
+    source = str(Path(bordspel.__file__).parents[1])
+    env = {**os.environ, "HOME": folder, "PYTHONPATH": source, "RAY_USAGE_STATS_ENABLED": "0"}
+    env["RAY_AUTH_MODE"] = "disabled"  # a loopback cluster (an earlier local ray.init sets "token")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    head = [str(ray_program), "start", "--head", "--port", str(port), "--temp-dir", folder]
+    nodes = [[*head, "--include-dashboard=false"], [str(ray_program), "start", "--address", address]]
+    started = []
+    try:
+        for node in nodes:
+            started.append(subprocess.Popen([*node, "--num-cpus", "1"], env=env, start_new_session=True))
+            assert started[-1].wait(timeout=120) == 0
+        yield address, env
+    finally:
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the node's processes: that start's session
+        shutil.rmtree(folder, ignore_errors=True)

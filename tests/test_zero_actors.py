@@ -4,22 +4,15 @@ needs the ``ray`` extra and starts a local cluster of two nodes."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import bordspel
 from bordspel.core import new_game
 
 pytestmark = pytest.mark.slow
@@ -115,38 +108,6 @@ def test_bordspel_train_with_actor_processes(tmp_path: Path, capsys: pytest.Capt
     out = capsys.readouterr().out
     assert "self-play by 2 actor processes" in out and "round 3 · " in out and "gate " in out
     assert (tmp_path / "network.onnx").exists()
-
-
-@pytest.fixture
-def two_node_cluster() -> Iterator[tuple[str, dict[str, str]]]:
-    """A Ray cluster of two nodes of one CPU on this machine, in a temporary folder (its own home,
-    so that no token of another cluster applies), and the environment to join it with; its
-    processes are ended when the test ends."""
-    pytest.importorskip("ray")
-    ray_program = Path(sys.executable).with_name("ray")
-    if not ray_program.exists():
-        pytest.skip("no ray program beside this Python")
-    folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths have a limit
-    source = str(Path(bordspel.__file__).parents[1])
-    env = {**os.environ, "HOME": folder, "PYTHONPATH": source, "RAY_USAGE_STATS_ENABLED": "0"}
-    env["RAY_AUTH_MODE"] = "disabled"  # a loopback cluster (an earlier local ray.init sets "token")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"127.0.0.1:{port}"
-    head = [str(ray_program), "start", "--head", "--port", str(port), "--temp-dir", folder]
-    nodes = [[*head, "--include-dashboard=false"], [str(ray_program), "start", "--address", address]]
-    started = []
-    try:
-        for node in nodes:
-            started.append(subprocess.Popen([*node, "--num-cpus", "1"], env=env, start_new_session=True))
-            assert started[-1].wait(timeout=120) == 0
-        yield address, env
-    finally:
-        for process in started:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)  # the node's processes: that start's session
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 # The learner runs in a process of its own, as `bordspel train --ray` does: a process that ran a

@@ -19,11 +19,11 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TextIO, TypeVar
+from typing import Any, Generic, Protocol, TextIO, TypeVar, cast
 
 from bordspel.ai.players import close_player
 from bordspel.ai.registry import make_player
@@ -159,9 +159,44 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+V_co = TypeVar("V_co", covariant=True)
+
+
+class Shared(Protocol[V_co]):
+    def get(self) -> V_co:
+        """The value shared with the tasks."""
+
+
+@dataclass(frozen=True)
+class Inline(Generic[R]):
+    """A value shared with tasks by going with each of them (pickled with the task)."""
+
+    value: R
+
+    def get(self) -> R:
+        """The value."""
+        return self.value
+
+
+@dataclass(frozen=True)
+class InObjectStore(Generic[R]):
+    """A value put once in Ray's object store; a task that carries it reads it from there."""
+
+    ref: Any
+
+    def get(self) -> R:
+        """The value (copied to the task's node once)."""
+        import ray
+
+        return cast(R, ray.get(self.ref))
+
+
 class Backend(Protocol):
-    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
-        """Results as the tasks (games) finish, in any order."""
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Generator[R, None, None]:
+        """Results as the tasks (games) finish, in any order; closing it drops the tasks not done."""
+
+    def share(self, value: R) -> Shared[R]:
+        """``value`` made ready to go with many tasks (large data sent once where the backend can)."""
 
 
 class SerialBackend:
@@ -170,9 +205,13 @@ class SerialBackend:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = 1
 
-    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Generator[R, None, None]:
         for task in tasks:
             yield work(task)
+
+    def share(self, value: R) -> Shared[R]:
+        """The value itself."""
+        return Inline(value)
 
 
 class ProcessBackend:
@@ -181,7 +220,7 @@ class ProcessBackend:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Generator[R, None, None]:
         pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts_to_the_parent)
         try:
             futures = [pool.submit(work, task) for task in tasks]
@@ -189,6 +228,10 @@ class ProcessBackend:
                 yield future.result()
         finally:  # also on Ctrl-C: drop the games not started, wait for the running ones
             pool.shutdown(cancel_futures=True)
+
+    def share(self, value: R) -> Shared[R]:
+        """The value, pickled with each task."""
+        return Inline(value)
 
 
 def _leave_interrupts_to_the_parent() -> None:
@@ -218,16 +261,34 @@ class RayBackend:
                 )
         self.workers = workers
 
-    def run(self, work: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
+    def run(self, work: Callable[[T], R], tasks: list[T]) -> Generator[R, None, None]:
         remote = self.ray.remote(work)
         pending = [remote.remote(task) for task in tasks]
         try:
             while pending:
-                done, pending = self.ray.wait(pending, num_returns=1)
+                done, pending = self._wait(pending)
                 yield self.ray.get(done[0])
         finally:  # a caller that stops early leaves no task running
             for ref in pending:
                 self.ray.cancel(ref, force=True)
+
+    def _wait(self, pending: list[Any]) -> tuple[list[Any], list[Any]]:
+        """``ray.wait`` for one task, a second at a time. An exception that a signal handler raises
+        inside it (Ray converts only KeyboardInterrupt and SystemExit, and waits on) comes out
+        as a SystemError it caused: it is raised as it is, at once."""
+        while True:
+            try:
+                done, pending = self.ray.wait(pending, num_returns=1, timeout=1.0)
+            except SystemError as error:
+                if error.__cause__ is None:
+                    raise
+                raise error.__cause__ from None
+            if done:
+                return done, pending
+
+    def share(self, value: R) -> Shared[R]:
+        """The value in the object store: each node fetches it once, whatever the tasks."""
+        return InObjectStore(self.ray.put(value))
 
 
 BACKENDS: dict[str, Callable[..., Backend]] = {

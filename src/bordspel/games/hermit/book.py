@@ -17,7 +17,7 @@ the book and the frontier's positions in memory, in front of an optional LMDB ca
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bordspel.core import BordspelError
@@ -52,42 +52,72 @@ class Book:
         """Every position known settled: key -> ``WINS`` or ``LOSES`` for the player to move."""
         self.new: dict[bytes, int] = {}
         """This run's records: key -> the record's last byte."""
+        self.added: set[bytes] = set()
+        """Every position this run settled (``new`` has those for the files)."""
         self.loaded = 0
 
     def load(self) -> None:
         """Read every book file of the folder (the ones this run writes included)."""
         for path in sorted(self.folder.glob("book-*.bin")):
-            for key, flags in _records(path):
-                self.known[key] = WINS if flags & 0x80 else LOSES
-                self.loaded += 1
+            self.loaded += self.read(_body(path))
+
+    def read(self, records: bytes) -> int:
+        """Know the positions of ``records`` (a book file's, after its magic line); how many."""
+        for key, flags in _unpack(records):
+            self.known[key] = WINS if flags & 0x80 else LOSES
+        return len(records) // RECORD
+
+    def records(self, keys: Iterable[bytes] | None = None) -> bytes:
+        """The positions known (all, or those of ``keys``) as records (what ``read`` reads; no
+        work figures)."""
+        known = self.known
+        return b"".join(
+            key + (b"\x80" if known[key] == WINS else b"\x00") for key in (known if keys is None else keys)
+        )
+
+    def new_records(self) -> bytes:
+        """This run's records, as its book files hold them (sorted by key)."""
+        return b"".join(key + bytes([flags]) for key, flags in sorted(self.new.items()))
+
+    def merge(self, records: bytes) -> None:
+        """Add another search's new records (``new_records``) to this run's."""
+        for key, flags in _unpack(records):
+            self.known[key] = WINS if flags & 0x80 else LOSES
+            self.new[key] = flags
 
     def add(self, key: bytes, value: bytes, work: int) -> None:
         """A position settled with ``work`` positions below it (kept if ``work >= min_work``)."""
         self.known[key] = value
+        self.added.add(key)
         if work >= self.min_work:
             self.new[key] = (0x80 if value == WINS else 0) | min(work.bit_length(), 0x7F)
 
     def save(self) -> list[Path]:
         """Write this run's records to its book files; the files written."""
-        records = [key + bytes([flags]) for key, flags in sorted(self.new.items())]
-        per_part = (PART_BYTES - len(MAGIC)) // RECORD
+        records = self.new_records()
+        part_size = (PART_BYTES - len(MAGIC)) // RECORD * RECORD
         paths = []
-        for part, start in enumerate(range(0, len(records), per_part)):
+        for part, start in enumerate(range(0, len(records), part_size)):
             path = self.folder / f"book-{self.stamp}-{part:02d}.bin"
-            atomic_write(path, MAGIC + b"".join(records[start : start + per_part]))
+            atomic_write(path, MAGIC + records[start : start + part_size])
             paths.append(path)
         return paths
 
 
-def _records(path: Path) -> Iterator[tuple[bytes, int]]:
-    """The (key, flags) records of a book file."""
+def _body(path: Path) -> bytes:
+    """The records of a book file (after its magic line)."""
     data = path.read_bytes()
     if not data.startswith(MAGIC) or (len(data) - len(MAGIC)) % RECORD:
         raise BordspelError(
             f"{path} is not a Hermit book file (or is cut short): delete it or restore it from git"
         )
-    for start in range(len(MAGIC), len(data), RECORD):
-        yield data[start : start + 16], data[start + 16]
+    return data[len(MAGIC) :]
+
+
+def _unpack(records: bytes) -> Iterator[tuple[bytes, int]]:
+    """The (key, flags) pairs of records."""
+    for start in range(0, len(records), RECORD):
+        yield records[start : start + 16], records[start + 16]
 
 
 class Frontier:

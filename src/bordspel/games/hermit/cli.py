@@ -6,10 +6,14 @@ import argparse
 import functools
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bordspel.cli import Solver
 from bordspel.core import BordspelError
 from bordspel.progress import ProgressLine
+
+if TYPE_CHECKING:
+    from bordspel.ai.arena import Backend
 
 __all__ = ["SOLVER", "add_arguments", "solve"]
 
@@ -35,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="one process, reply by reply, saving what it learned to the data folder (--data) every "
-        "--save-every seconds and when stopped; the same command continues from there",
+        help="reply by reply, saving what it learned to the data folder (--data) every --save-every "
+        "seconds and when stopped; the same command continues from there; with --workers K or "
+        "--backend ray, a class's replies are spread over them as tasks",
     )
     parser.add_argument(
         "--data",
@@ -81,7 +86,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def solve(args: argparse.Namespace) -> None:
     """``bordspel solve hermit N``: who wins the empty board, over worker processes or Ray."""
-    from bordspel.ai.arena import BACKENDS
     from bordspel.games.hermit.solve import settle, solve_empty, table_bits
 
     try:
@@ -101,10 +105,8 @@ def solve(args: argparse.Namespace) -> None:
     def progress(done: int, total: int, examined: int, seconds: float) -> None:
         line.update(f"first moves settled {done}/{total}, positions {examined:,}, {seconds:.0f} s")
 
-    run = None
-    if args.backend == "ray" or (args.workers or 1) > 1:
-        address = {"address": args.address} if args.address else {}
-        run = functools.partial(BACKENDS[args.backend](args.workers, **address).run, settle)
+    backend = _backend(args)
+    run = None if backend is None else functools.partial(backend.run, settle)
     results = Path(args.results) if args.results else None
     proof_numbers = args.search == "pn"
     bits = table_bits(args.memory, proof_numbers)
@@ -128,13 +130,21 @@ def solve(args: argparse.Namespace) -> None:
     print(f"positions examined: {report.examined:,}; time {report.seconds:.1f} s")
 
 
+def _backend(args: argparse.Namespace) -> Backend | None:
+    """Local worker processes or Ray, if asked for (``--workers K``, ``--backend ray``)."""
+    from bordspel.ai.arena import BACKENDS
+
+    if args.backend != "ray" and (args.workers or 1) <= 1:
+        return None
+    address = {"address": args.address} if args.address else {}
+    return BACKENDS[args.backend](args.workers, **address)
+
+
 def resume(size: int, args: argparse.Namespace) -> None:
     """``--resume``: settle the classes reply by reply, saving to the data folder; report."""
     from bordspel.games.hermit.resume import Resumable, Stopped, checkout_data
     from bordspel.games.hermit.solve import table_bits
 
-    if args.workers > 1 or args.backend == "ray":
-        raise BordspelError("--resume runs one process: drop --workers and --backend")
     data = Path(args.data) if args.data else checkout_data(size)
     if data is None:
         raise BordspelError("--resume outside a checkout needs a data folder: add --data DIR")
@@ -147,6 +157,7 @@ def resume(size: int, args: argparse.Namespace) -> None:
         args.log_every or 60,
         _cache(size, args.cache),
         args.first,
+        _backend(args),
     )
     try:
         settled = run.run()
