@@ -55,8 +55,8 @@ function listen(page) {
   const source = gameStream(page.id);
   if (source) {
     source.addEventListener("version", (event) => {
-      page.seen = Math.max(page.seen || 0, JSON.parse(event.data).version);
-      if (!page.view || page.seen > page.view.version) refresh(page);
+      page.newest = Math.max(page.newest || 0, JSON.parse(event.data).version);
+      if (!page.view || page.newest > page.view.version) refresh(page);
     });
   }
   setInterval(() => {
@@ -87,7 +87,7 @@ async function send(page, action, body) {
     const view = await api("POST", `/api/games/${page.id}/${action}`, { version: page.view.version, ...body }, page.token);
     page.busy = false;
     show(page, { ...view, you: page.view.you });
-    if (page.seen > view.version) refresh(page); // the stream told of a newer one while this was sent
+    if (page.newest > view.version) refresh(page); // the stream told of a newer one while this was sent
   } catch (error) {
     page.clicks = [];
     page.busy = false;
