@@ -65,7 +65,7 @@ def main() -> None:
     axes.set(xlabel="minutes of training", ylabel=f"% against {args.opponent}", ylim=(0, 101))
     axes.set_title(args.title)
     axes.grid(alpha=0.3)
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), fontsize=7)
     figure.tight_layout()
     figure.savefig(args.out, bbox_inches="tight")
     pyplot.close(figure)
