@@ -54,10 +54,7 @@ function gamePage() {
 function listen(page) {
   const source = gameStream(page.id);
   if (source) {
-    source.addEventListener("version", (event) => {
-      page.newest = Math.max(page.newest || 0, JSON.parse(event.data).version);
-      if (!page.view || page.newest > page.view.version) refresh(page);
-    });
+    source.addEventListener("version", () => refresh(page));
   }
   setInterval(() => {
     if (!source || source.readyState !== EventSource.OPEN) refresh(page);
@@ -65,9 +62,14 @@ function listen(page) {
 }
 
 // The game read again; the page is drawn anew if it moved on. Versions only grow, so an answer
-// that comes after a newer one (two reads under way at once) is dropped, not drawn over it.
+// that comes after a newer one (two reads under way at once) is dropped, not drawn over it. A
+// read asked for while the page sends waits until the answer is drawn (page.behind).
 async function refresh(page) {
-  if (page.busy) return;
+  if (page.busy) {
+    page.behind = true;
+    return;
+  }
+  page.behind = false;
   try {
     const view = await api("GET", `/api/games/${page.id}`, undefined, page.token);
     if (!page.view && view.you !== null) remember({ id: page.id, game: view.game, you: view.you, link: location.href });
@@ -87,7 +89,7 @@ async function send(page, action, body) {
     const view = await api("POST", `/api/games/${page.id}/${action}`, { version: page.view.version, ...body }, page.token);
     page.busy = false;
     show(page, { ...view, you: page.view.you });
-    if (page.newest > view.version) refresh(page); // the stream told of a newer one while this was sent
+    if (page.behind) refresh(page); // the stream told of a change while this was sent
   } catch (error) {
     page.clicks = [];
     page.busy = false;
