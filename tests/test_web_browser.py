@@ -439,9 +439,8 @@ def expect_over(page: Page, piece: str, square: str, timeout: float = 5.0) -> No
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=False,
-    reason="open defect, seen 3 times in 2 days on a loaded machine: after the worker and its target "
-    "are clicked (the status says 'choose where it builds') the worker is not drawn on the target "
-    "within 5 s, or not at all; the cause is not found (docs/web.md, known problems)",
+    reason="open defect (docs/web.md, known problems): now and then the clicked worker is not on "
+    "the board when the page should show it on its target",
 )
 def test_santorini_worker_moves_on_screen_before_the_build_and_escape_cancels(
     browser: Browser, base_url: str

@@ -149,8 +149,11 @@ function show(page, view) {
   page.view = view;
   page.seen = performance.now();
   document.dispatchEvent(new CustomEvent("bordspel:view", { detail: view })); // for chat.js
-  page.clicks = [];
-  page.tapped = null;
+  const samePosition = previous && previous.ply === view.ply && previous.position === view.position;
+  if (!samePosition) { // a newer version of the same position (a job's result) keeps a move half made
+    page.clicks = [];
+    page.tapped = null;
+  }
   if (previous && previous.version !== view.version) page.error = null;
   if (page.hint && page.hint.version !== view.version) page.hint = null;
   if (page.replay !== null && page.replay > view.ply) page.replay = null;
