@@ -14,6 +14,7 @@ from bordspel.core import new_game
 from bordspel.games.hermit.grundy import GrundySolver
 
 
+@pytest.mark.slow  # a few seconds; the README's loop stays under 3 minutes
 def test_learns_regions_and_keeps_an_easy_win(monkeypatch: pytest.MonkeyPatch) -> None:
     torch = pytest.importorskip("torch")
     monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benchmarks"))

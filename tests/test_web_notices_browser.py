@@ -104,6 +104,7 @@ def test_a_challenge_accepted_is_told_on_the_home_page_and_an_aborted_game_is_no
     assert not errors
 
 
+@pytest.mark.slow  # a few seconds; the README's loop stays under 3 minutes
 def test_three_tabs_of_a_game_leave_room_for_another_page_and_share_one_live_channel(
     browser: Browser, base_url: str
 ) -> None:
