@@ -8,18 +8,20 @@ The compiled cases skip when the twin is not built, unless ``BORDSPEL_REQUIRE_NA
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from bordspel import _native
-from bordspel.ai import analyse
+from bordspel.ai import analyse, make_player
 from bordspel.ai.search import DECISIVE, Limit, Searcher
 from bordspel.games.santorini import gods_search as reference
-from bordspel.games.santorini.ai import evaluate, threatens, zobrist
+from bordspel.games.santorini.ai import evaluate, quiet, threatens, zobrist
 from bordspel.games.santorini.engine import SantoriniState, Turn
 from bordspel.games.santorini.fast_search import CompiledSearch, fast_search
 from bordspel.games.santorini.gods import GODS
@@ -165,3 +167,73 @@ def test_a_stopped_depth_gives_the_better_turn_it_found() -> None:
         if found_better >= 2:
             break
     assert found_better >= 2
+
+
+def test_a_quiet_position_is_one_the_packed_search_may_reduce_into() -> None:
+    checked = quiet_ones = 0
+    for state in positions(4, 8, every=3):
+        search = reference.GodsSearch(state, WEIGHTS)
+        node = reference.Node(reference._key_of(state), None, None, state)
+        assert quiet(state) is not search._threatened(node), state
+        checked += 1
+        quiet_ones += quiet(state)
+    assert 0 < quiet_ones < checked
+
+
+def searched(module: ModuleType, state: SantoriniState, reduce: bool) -> tuple[Any, int, list[Any]]:
+    """Depths 1 to 3 (None when 50,000 positions do not suffice), the positions and the line."""
+    search = module.GodsSearch(state, WEIGHTS, reduce=reduce)
+    for depth in (1, 2, 3):
+        found = search.depth(depth, -1.0, 50_000)
+    return found, search.nodes, search.principal_variation(4)
+
+
+@pytest.mark.slow
+def test_reductions_search_fewer_positions_and_the_twin_agrees(compiled: ModuleType) -> None:
+    nodes, compared = {False: 0, True: 0}, 0
+    for state in positions(3, 9, every=12):
+        found = {reduce: searched(compiled, state, reduce) for reduce in (False, True)}
+        if found[False][0] is None or found[True][0] is None:
+            continue
+        assert found[True][0][1] in state.legal_moves()
+        for reduce in (False, True):
+            nodes[reduce] += found[reduce][1]
+        if found[True][1] < 5_000:  # the pure module is slow
+            assert searched(reference, state, True) == found[True], state
+            compared += 1
+    assert compared and nodes[True] < nodes[False]
+
+
+def test_a_reduced_search_still_answers_the_opponents_climb() -> None:
+    state = SantoriniState.initial(gods="apollo,athena")
+    for move in ("a1e5", "b5e1"):
+        state = state.play(move)
+    levels = (0b111 << 10, 0b011 << 10, 0b001 << 10, 0)  # cells 10, 11, 12: three, two and one blocks
+    workers = (0, 24, 11, 4)  # seat 0 to move; seat 1's worker on cell 11 threatens to climb onto 10
+    state = SantoriniState._make(2, levels, workers, 0, None, 0, None, state.powers)
+    for reduce in (False, True):
+        search = reference.GodsSearch(state, WEIGHTS, reduce=reduce)
+        for depth in (1, 2, 3):
+            found = search.depth(depth, -1.0, -1)
+        assert found is not None and found[0] > -DECISIVE, reduce  # seat 0 domes or blocks cell 10
+
+
+@pytest.mark.slow
+def test_the_pure_search_reduces_late_quiet_moves() -> None:
+    nodes = [0, 0]
+    for state in itertools.islice(positions(2, 10, every=8), 5):
+        for index, reduce in enumerate((None, quiet)):
+            searcher = Searcher(evaluate, max_depth=3, pvs=True, extend=threatens, reduce=reduce, key=zobrist)
+            result = searcher.run(state)
+            assert result.move in state.legal_moves()
+            nodes[index] += result.nodes
+    assert nodes[1] < nodes[0]
+
+
+def test_hard_reduces_with_gods_and_lmr_0_turns_it_off() -> None:
+    state = next(positions(1, 4))
+    for spec, reduce in (("hard", True), ("alphabeta:time=1,lmr=0", False)):
+        player = make_player(spec, "santorini")
+        searcher = player._searcher(state, Limit(depth=2), None)  # type: ignore[attr-defined]
+        assert isinstance(searcher, CompiledSearch)
+        assert searcher.search.reduce is reduce, spec

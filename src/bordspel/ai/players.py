@@ -245,6 +245,8 @@ class SearchOptions:
     order: Callable[[State, list[Any]], list[Any]] | None = None
     pvs: bool = True
     extend: Callable[[State], bool] | None = None
+    reduce: Callable[[State], bool] | None = None
+    """Positions quiet enough for late move reductions (``Searcher``'s ``reduce``), or None."""
     key: Callable[[State], Hashable] | None = None
     opening: Callable[[State], Any] | None = None
     """A move for positions the search should not think about (e.g. a setup table), or None."""
@@ -417,6 +419,7 @@ class AlphaBetaPlayer(_Solving):
             deadline=deadline,
             pvs=options.pvs,
             extend=options.extend,
+            reduce=options.reduce,
             key=options.key,
             root_moves=moves,
         )

@@ -14,8 +14,9 @@ the game's other solvers, e.g. Hermit's ``prune``), ``solver_time`` (the
 solver's share of ``time`` in seconds; ``solver_share`` as a fraction, by default half; without
 ``time`` and ``solver_time`` the solver is bounded without a clock, so that players with only
 deterministic limits repeat their moves exactly), ``search_time`` (a cap on the search
-alone), ``pvs=0``, ``ext=0``, ``book=0`` (alpha-beta without principal-variation search,
-extensions or the game's opening table), ``compiled=0``
+alone), ``pvs=0``, ``ext=0``, ``lmr=0``, ``book=0`` (alpha-beta without principal-variation
+search, extensions, late move reductions where the game has them, or the game's opening
+table), ``compiled=0``
 (the pure search where the game has a compiled one), ``eval=NAME`` (one of the game's named
 evaluations), ``reuse=1`` (MCTS keeps its tree between moves), ``puct=0`` (MCTS with random
 playouts where the game's evaluation would guide it). ``zero`` is a network trained by
@@ -90,6 +91,9 @@ class Knowledge:
     """Other evaluations by name (``eval=v1``), e.g. the baseline's."""
     extend: Callable[[State], bool] | None = None
     """Positions the search looks one ply deeper at (threats that must be answered)."""
+    quiet: Callable[[State], bool] | None = None
+    """Positions where the search may reduce late moves (nothing threatened that the evaluation
+    cannot see); None: no reductions."""
     key: Callable[[State], Hashable] | None = None
     """The transposition table's key (e.g. a Zobrist hash); None: the state itself."""
     opening: Callable[[State], Any] | None = None
@@ -208,6 +212,7 @@ def _alphabeta(known: Knowledge, options: Options, seed: int | None) -> Player:
         order=known.order,
         pvs=options.flag("pvs", True),
         extend=known.extend if options.flag("ext", True) else None,
+        reduce=known.quiet if options.flag("lmr", True) else None,
         key=known.key,
         opening=known.opening if options.flag("book", True) else None,
         fast_search=known.fast_search if options.flag("compiled", True) else None,

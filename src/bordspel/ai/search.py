@@ -54,6 +54,10 @@ Evaluation = Callable[[State, int], float]
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
+REDUCE_FROM = 4
+"""With late move reductions: the moves of a position searched in full before later quiet ones
+are tried a ply shallower."""
+
 
 class OutOfTime(Exception):
     """A search or solver ran out of its time or node budget."""
@@ -180,7 +184,10 @@ class Searcher:
 
     ``pvs`` searches every move after the first with a null window first (principal-variation
     search). ``extend(state)`` says whether a position deserves one more ply (a threat that must
-    be answered); extensions stop once a line is twice the iteration's depth. ``key(state)`` is
+    be answered); extensions stop once a line is twice the iteration's depth. ``reduce(state)``
+    says whether a position is quiet enough for late move reductions: below the root, a move
+    after the first :data:`REDUCE_FROM` that leads to such a position is first searched a ply
+    shallower with a null window, and in full only when it seems to raise alpha. ``key(state)`` is
     the transposition table's key (default: the state itself), e.g. a Zobrist hash.
     ``root_moves`` limits the moves searched at the root (e.g. those a solver left open).
     """
@@ -196,6 +203,7 @@ class Searcher:
         deadline: float | None = None,
         pvs: bool = False,
         extend: Callable[[State], bool] | None = None,
+        reduce: Callable[[State], bool] | None = None,
         key: Callable[[State], Hashable] | None = None,
         root_moves: list[Any] | None = None,
     ) -> None:
@@ -206,7 +214,7 @@ class Searcher:
         self.max_nodes = max_nodes
         self.order = order
         self.fixed_deadline = deadline
-        self.pvs, self.extend = pvs, extend
+        self.pvs, self.extend, self.reduce = pvs, extend, reduce
         self.key: Callable[[State], Hashable] = key if key is not None else _itself
         self.table: dict[Hashable, tuple[int, float, int, Any]] = {}
         self.history: dict[Any, int] = {}
@@ -303,14 +311,7 @@ class Searcher:
         side = self._side(state)
         for index, move in enumerate(self._ordered(state, table_move, ply)):
             child = state.apply_unchecked(move)
-            child_depth = depth - 1 + self._extension(child, depth, ply)
-            same = self._side(child) == side
-            if self.pvs and index > 0:
-                value = self._child(child, child_depth, alpha, alpha + 1, ply, same)
-                if alpha < value < beta:
-                    value = self._child(child, child_depth, value, beta, ply, same)
-            else:
-                value = self._child(child, child_depth, alpha, beta, ply, same)
+            value = self._move_value(child, index, depth, alpha, beta, ply, self._side(child) == side)
             if value > best_value:
                 best_value, best_move = value, move
                 if ply == 0:
@@ -322,6 +323,24 @@ class Searcher:
         flag = EXACT if original_alpha < best_value < beta else (LOWER if best_value >= beta else UPPER)
         self.table[key] = (depth, to_table(best_value, ply), flag, best_move)
         return best_value
+
+    def _move_value(
+        self, child: State, index: int, depth: int, alpha: float, beta: float, ply: int, same: bool
+    ) -> float:
+        """The value of the ``index``-th move (leading to ``child``) for the player at this node,
+        in the window (alpha, beta): principal-variation search, extensions and reductions."""
+        child_depth = depth - 1 + self._extension(child, depth, ply)
+        late = self.reduce is not None and ply > 0 and index >= REDUCE_FROM and child_depth >= 1
+        if late and self.reduce is not None and self.reduce(child):
+            value = self._child(child, child_depth - 1, alpha, alpha + 1, ply, same)
+            if value <= alpha:
+                return value
+        if not (self.pvs and index > 0):
+            return self._child(child, child_depth, alpha, beta, ply, same)
+        value = self._child(child, child_depth, alpha, alpha + 1, ply, same)
+        if alpha < value < beta:
+            value = self._child(child, child_depth, value, beta, ply, same)
+        return value
 
     def _child(self, child: State, depth: int, alpha: float, beta: float, ply: int, same: bool) -> float:
         """The child's value for the player at this node, in the window (alpha, beta)."""

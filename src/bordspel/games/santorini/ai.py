@@ -265,15 +265,27 @@ def threatens(state: State) -> bool:
     assert isinstance(state, SantoriniState)
     if state.is_over() or state.in_setup:
         return False
-    occupied = occupied_mask(state.workers)
     mine = state.colour_of(state.to_move)
-    rivals = (cell for index, cell in enumerate(state.workers) if cell >= 0 and index // 2 != mine)
-    levels = state.levels
-    if any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in rivals):
+    return any(_colour_threatens(state, colour) for colour in range(state.colours) if colour != mine)
+
+
+def quiet(state: State) -> bool:
+    """Whether the search may reduce late moves into ``state``: a position with gods where no
+    colour, the one to move included, threatens to win next turn. Without gods none is: the
+    base game's compiled search reaches its depth in full."""
+    assert isinstance(state, SantoriniState)
+    if state.powers is None or state.is_over() or state.in_setup:
+        return False
+    return not any(_colour_threatens(state, colour) for colour in range(state.colours))
+
+
+def _colour_threatens(state: SantoriniState, colour: int) -> bool:
+    """Whether a worker of ``colour`` could win next turn by a climb or a simple god's power."""
+    levels, occupied = state.levels, occupied_mask(state.workers)
+    cells = [cell for cell in state.workers[2 * colour : 2 * colour + 2] if cell >= 0]
+    if any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in cells):
         return True
-    return state.powers is not None and any(
-        god_threats(state, colour) for colour in range(state.colours) if colour != mine
-    )
+    return state.powers is not None and god_threats(state, colour) > 0
 
 
 def _zobrist_table(seed: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -335,12 +347,13 @@ KNOWLEDGE = Knowledge(
         "perfect": "alphabeta:time=5",
         "easy-v1": "random",
         "medium-v1": "greedy:eval=v1",
-        "hard-v1": "alphabeta:time=1,pvs=0,ext=0,book=0,eval=v1",
-        "perfect-v1": "alphabeta:time=5,pvs=0,ext=0,book=0,eval=v1",
+        "hard-v1": "alphabeta:time=1,pvs=0,ext=0,lmr=0,book=0,eval=v1",
+        "perfect-v1": "alphabeta:time=5,pvs=0,ext=0,lmr=0,book=0,eval=v1",
     },
     playout=playout if compiled() else None,  # the pure batch is slower than the generic playout
     evaluations={"v1": evaluate_v1},
     extend=threatens,
+    quiet=quiet,
     key=zobrist,
     opening=placement,
     fast_search=partial(fast_search, evaluation=evaluate),

@@ -37,7 +37,8 @@ class CompiledSearch:
             assert _CORE is not None
             self.search = _CORE.Search(root, weights, pvs=pvs, extend=extend)
         else:
-            self.search = gods_search.GodsSearch(root, weights, pvs=pvs, extend=extend)
+            reduce = searcher.reduce is not None
+            self.search = gods_search.GodsSearch(root, weights, pvs=pvs, extend=extend, reduce=reduce)
 
     def iterate(self, root: State) -> Iterator[SearchResult]:
         """The result of every finished depth (depth 0, the first legal move, when a limit stops

@@ -61,7 +61,7 @@ cdef class Node:
 cdef class GodsSearch:
     cdef public Node root
     cdef public tuple weights, powers, names, checked, held
-    cdef public bint pvs, extend, limited
+    cdef public bint pvs, extend, reduce, limited
     cdef public dict table, children
     cdef public long long nodes, node_limit
     cdef public int root_depth
@@ -69,8 +69,14 @@ cdef class GodsSearch:
     cdef public object improved
 
     @cython.locals(stored_depth=int, stored=double, flag=int, value=double, original_alpha=double,
-                   best_value=double, index=int, child=Node, child_depth=int)
+                   best_value=double, index=int, child=Node)
     cpdef double negamax(self, Node node, int depth, double alpha, double beta, int ply) except? -1e300
+    @cython.locals(child_depth=int, late=bint, value=double)
+    cpdef double _child_value(self, Node node, Node child, int index, int depth, double alpha, double beta,
+                              int ply) except? -1e300
+    cpdef double _searched(self, Node child, int depth, double alpha, double beta, int ply) except? -1e300
+    @cython.locals(colour=int, up='long long')
+    cpdef bint _threatened(self, Node child) except -1
     cpdef double _leaf(self, Node node, int ply) except? -1e300
     @cython.locals(mover=int, g1='long long', g2='long long', g3='long long', dome='long long',
                    workers='long long', occupied='long long', index=int, cell=int, steps=int,

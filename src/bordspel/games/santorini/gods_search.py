@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from bordspel._native import twin
-from bordspel.ai.search import EXACT, LOWER, UPPER, WIN, OutOfTime, from_table, to_table
+from bordspel.ai.search import EXACT, LOWER, REDUCE_FROM, UPPER, WIN, OutOfTime, from_table, to_table
 from bordspel.games.santorini import generator as reference_generator
 from bordspel.games.santorini.board import NEIGHBOURS, STEPS
 from bordspel.games.santorini.engine import SantoriniState
@@ -239,15 +239,23 @@ class Node:
 
 
 class GodsSearch:
-    """One search from a two-player position with gods after the setup (a fresh table)."""
+    """One search from a two-player position with gods after the setup (a fresh table);
+    ``pvs``, ``extend`` and ``reduce`` as ``Searcher``'s (``reduce`` with ``ai.quiet``)."""
 
     def __init__(
-        self, root: SantoriniState, weights: tuple[float, ...], *, pvs: bool = True, extend: bool = True
+        self,
+        root: SantoriniState,
+        weights: tuple[float, ...],
+        *,
+        pvs: bool = True,
+        extend: bool = True,
+        reduce: bool = False,
     ) -> None:
         self.root = Node(_key_of(root), None, None, root)
         self.weights = weights
         self.pvs = pvs
         self.extend = extend
+        self.reduce = reduce
         self.powers = threat_powers(root)
         self.names = root.powers.gods if root.powers is not None else ("", "")
         self.limited = root.supply is not None
@@ -323,19 +331,7 @@ class GodsSearch:
             return -(WIN - ply)  # no legal turn: the player to move loses
         original_alpha, best_value, best_key = alpha, -WIN - 1.0, children[0].key
         for index, child in enumerate(children):
-            child_depth = depth - 1 + self._extension(child, depth, ply)
-            if child.winners is not None:  # the turn ended the game: the same seat is to move
-                self.nodes += 1
-                value = WIN - ply - 1 if node.key[3] in child.winners else -(WIN - ply - 1)
-            elif child_depth <= 0 and not self._may_be_stuck(child):
-                self.nodes += 1
-                value = child.guess  # the leaf's evaluation, made when the children were ordered
-            elif self.pvs and index > 0:
-                value = -self.negamax(child, child_depth, -alpha - 1.0, -alpha, ply + 1)
-                if alpha < value < beta:
-                    value = -self.negamax(child, child_depth, -beta, -value, ply + 1)
-            else:
-                value = -self.negamax(child, child_depth, -beta, -alpha, ply + 1)
+            value = self._child_value(node, child, index, depth, alpha, beta, ply)
             if value > best_value:
                 best_value, best_key = value, child.key
                 if ply == 0 and index > 0:
@@ -347,6 +343,46 @@ class GodsSearch:
         flag = EXACT if original_alpha < best_value < beta else (LOWER if best_value >= beta else UPPER)
         self.table[node.key] = (depth, to_table(best_value, ply), flag, best_key)
         return best_value
+
+    def _child_value(
+        self, node: Node, child: Node, index: int, depth: int, alpha: float, beta: float, ply: int
+    ) -> float:
+        """The value of ``child`` (the ``index``-th in order) for the player to move at ``node``,
+        in the window (alpha, beta). With ``reduce``, a late turn into a position where no colour
+        threatens to win is first searched a ply shallower with a null window, and in full
+        only when it seems to raise alpha (as ``Searcher`` with ``ai.quiet``)."""
+        if child.winners is not None:  # the turn ended the game: the same seat is to move
+            self.nodes += 1
+            return WIN - ply - 1 if node.key[3] in child.winners else -(WIN - ply - 1)
+        child_depth = depth - 1 + self._extension(child, depth, ply)
+        late = self.reduce and ply > 0 and index >= REDUCE_FROM and child_depth >= 1
+        if late and not self._threatened(child):
+            value = self._searched(child, child_depth - 1, -alpha - 1.0, -alpha, ply)
+            if value <= alpha:
+                return value
+        if child_depth <= 0 or not (self.pvs and index > 0):
+            return self._searched(child, child_depth, -beta, -alpha, ply)
+        value = self._searched(child, child_depth, -alpha - 1.0, -alpha, ply)
+        if alpha < value < beta:
+            value = self._searched(child, child_depth, -beta, -value, ply)
+        return value
+
+    def _searched(self, child: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``child`` searched ``depth`` plies in the window (alpha, beta) for the
+        player who moved into it: its guess at depth 0, unless its player may have no turn."""
+        if depth <= 0 and not self._may_be_stuck(child):
+            self.nodes += 1
+            return child.guess  # the leaf's evaluation, made when the children were ordered
+        return -self.negamax(child, depth, -beta, -alpha, ply + 1)
+
+    def _threatened(self, child: Node) -> bool:
+        """Whether a colour at ``child``, the one to move included, threatens to win next turn
+        by a climb or its god's power (``ai.quiet`` is the contrary)."""
+        board, up = child.key[0], child.key[2]
+        for colour in (0, 1):
+            if _climb_threat(board, colour) or _power_threat(board, colour, self.powers, up):
+                return True
+        return False
 
     def _leaf(self, node: Node, ply: int) -> float:
         """The evaluation, or a loss when the player to move has no turn."""
