@@ -10,7 +10,8 @@ is how many times slower than the base game the packed games are; issue 37's tar
 Run:  python benchmarks/bench_gods.py                   (the figures in docs/results.md; a few minutes)
       python benchmarks/bench_gods.py --all-gods        (every god against a player without one, perft 2)
       python benchmarks/bench_gods.py --depth-at 1      (the depth ``hard`` reaches in 1 s, each god;
-                                                     --player alphabeta:compiled=0 for the pure search)
+                                                     --player alphabeta:compiled=0 for the pure search;
+                                                     --player twice or more: side by side)
       python benchmarks/bench_gods.py --turns           (the generator alone: microseconds a position)
       python benchmarks/bench_gods.py --smoke           (a few seconds: checks that it runs)
       python benchmarks/bench_gods.py --packed-batch 1024 (N games with random gods, a turn each in
@@ -172,12 +173,13 @@ def mean_depth(gods: tuple[str, ...], seconds: float, positions: int, plies: int
     return sum(depths) / len(depths) if depths else float("nan")
 
 
-def report_depths(seconds: float, positions: int, plies: int, player: str) -> None:
-    print(f"mean depth of {player} in {seconds:g} s over {positions} positions after {plies} plies of medium")
-    print(f"{'(base game)':24} {mean_depth((), seconds, positions, plies, player):5.1f}", flush=True)
-    for name in GODS:
-        depth = mean_depth((name, "-"), seconds, positions, plies, player)
-        print(f"{name + ',-':24} {depth:5.1f}", flush=True)
+def report_depths(seconds: float, positions: int, plies: int, players: list[str]) -> None:
+    """The mean depth of each player (a column each, the players taking turns god by god)."""
+    print(f"mean depth in {seconds:g} s over {positions} positions after {plies} plies of medium")
+    print(f"{'':24} " + " ".join(f"{player:>24}" for player in players))
+    for label, gods in [("(base game)", ())] + [(f"{name},-", (name, "-")) for name in GODS]:
+        depths = [mean_depth(gods, seconds, positions, plies, player) for player in players]
+        print(f"{label:24} " + " ".join(f"{depth:24.1f}" for depth in depths), flush=True)
 
 
 def turn_costs(gods: tuple[str, ...], repeats: int = 20) -> tuple[float, float]:
@@ -231,7 +233,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="random games per pair (default 40)")
     parser.add_argument("--depth-at", type=float, metavar="S", help="hard's depth in S seconds, each god")
     parser.add_argument("--positions", type=int, default=3, help="positions per god for --depth-at")
-    parser.add_argument("--player", default="hard", help="the searching player for --depth-at (default hard)")
+    parser.add_argument(
+        "--player", action="append", help="a player for --depth-at (repeat to compare; default hard)"
+    )
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
     parser.add_argument("--fixed-depth", type=int, metavar="D", help="seconds to finish D plies, 3 pairs")
     parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
@@ -245,11 +249,12 @@ def main() -> None:
     if args.turns:
         report_turn_costs(list(PAIRS))
         return
+    players = args.player or ["hard"]
     if args.fixed_depth:
-        report_fixed_depth(args.fixed_depth, args.plies, args.player)
+        report_fixed_depth(args.fixed_depth, args.plies, players[0])
         return
     if args.depth_at:
-        report_depths(args.depth_at, args.positions, args.plies, args.player)
+        report_depths(args.depth_at, args.positions, args.plies, players)
         return
     depth, games = (1, 2) if args.smoke else (args.depth, args.games)
     pairs: list[tuple[str, ...]] = list(PAIRS)
