@@ -237,7 +237,9 @@ def main() -> None:
         "--player", action="append", help="a player for --depth-at (repeat to compare; default hard)"
     )
     parser.add_argument("--plies", type=int, default=6, help="medium's plies after the setup (--depth-at)")
-    parser.add_argument("--fixed-depth", type=int, metavar="D", help="seconds to finish D plies, 3 pairs")
+    parser.add_argument(
+        "--fixed-depth", type=int, metavar="D", help="seconds to finish D plies, 3 pairs (the first --player)"
+    )
     parser.add_argument("--turns", action="store_true", help="the generator alone, per position")
     parser.add_argument("--packed-batch", type=int, metavar="N", help="N games with random gods stepped")
     parser.add_argument("--seconds", type=float, default=20, help="processor seconds for --packed-batch")

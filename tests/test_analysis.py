@@ -15,7 +15,7 @@ from bordspel.ai.registry import LEVELS, knowledge
 from bordspel.ai.search import WIN, Limit, Searcher
 from bordspel.cli import main
 from bordspel.core import BordspelError, game_class, new_game
-from bordspel.games.santorini.ai import evaluate_v1, placement, threatens, zobrist
+from bordspel.games.santorini.ai import evaluate_v1, placement, quiet, threatens, zobrist
 from bordspel.games.santorini.evaluation import FEATURES, LinearEvaluation, load_weights
 from tests.variants import FIRSTS
 
@@ -121,6 +121,7 @@ def test_the_santorini_baseline_is_the_old_search() -> None:
     new, old = make_player("hard", "santorini"), make_player("hard-v1", "santorini")
     assert new.options.pvs and new.options.extend is threatens and new.options.key is zobrist  # type: ignore[attr-defined]
     assert not old.options.pvs and old.options.extend is None and old.options.opening is None  # type: ignore[attr-defined]
+    assert new.options.reduce is quiet and old.options.reduce is None  # type: ignore[attr-defined]
     with pytest.raises(BordspelError, match="unknown evaluation"):
         make_player("alphabeta:eval=v9", "santorini")
     with pytest.raises(BordspelError, match="needs a number"):

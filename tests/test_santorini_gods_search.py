@@ -19,7 +19,7 @@ import pytest
 
 from bordspel import _native
 from bordspel.ai import analyse, make_player
-from bordspel.ai.search import DECISIVE, Limit, Searcher
+from bordspel.ai.search import DECISIVE, WIN, Limit, Searcher
 from bordspel.games.santorini import gods_search as reference
 from bordspel.games.santorini.ai import evaluate, quiet, threatens, zobrist
 from bordspel.games.santorini.engine import SantoriniState, Turn
@@ -85,7 +85,12 @@ def pure_value(state: SantoriniState, depth: int) -> float:
 
 
 @pytest.mark.parametrize(
-    ("depth", "games", "every"), [(1, 3, 5), pytest.param(2, 3, 15, marks=pytest.mark.slow)]
+    ("depth", "games", "every"),
+    [
+        (1, 3, 5),
+        pytest.param(2, 3, 15, marks=pytest.mark.slow),
+        pytest.param(3, 1, 30, marks=pytest.mark.slow),
+    ],
 )
 def test_the_value_at_a_fixed_depth_is_the_pure_searchs(depth: int, games: int, every: int) -> None:
     for state in positions(games, 2, every=every):
@@ -204,20 +209,6 @@ def test_reductions_search_fewer_positions_and_the_twin_agrees(compiled: ModuleT
     assert compared and nodes[True] < nodes[False]
 
 
-def test_a_reduced_search_still_answers_the_opponents_climb() -> None:
-    state = SantoriniState.initial(gods="apollo,athena")
-    for move in ("a1e5", "b5e1"):
-        state = state.play(move)
-    levels = (0b111 << 10, 0b011 << 10, 0b001 << 10, 0)  # cells 10, 11, 12: three, two and one blocks
-    workers = (0, 24, 11, 4)  # seat 0 to move; seat 1's worker on cell 11 threatens to climb onto 10
-    state = SantoriniState._make(2, levels, workers, 0, None, 0, None, state.powers)
-    for reduce in (False, True):
-        search = reference.GodsSearch(state, WEIGHTS, reduce=reduce)
-        for depth in (1, 2, 3):
-            found = search.depth(depth, -1.0, -1)
-        assert found is not None and found[0] > -DECISIVE, reduce  # seat 0 domes or blocks cell 10
-
-
 @pytest.mark.slow
 def test_the_pure_search_reduces_late_quiet_moves() -> None:
     nodes = [0, 0]
@@ -237,3 +228,29 @@ def test_hard_reduces_with_gods_and_lmr_0_turns_it_off() -> None:
         searcher = player._searcher(state, Limit(depth=2), None)  # type: ignore[attr-defined]
         assert isinstance(searcher, CompiledSearch)
         assert searcher.search.reduce is reduce, spec
+
+
+@pytest.mark.parametrize("module", ["reference", "compiled"])
+def test_a_window_gives_a_bound_of_the_full_searchs_value(
+    module: str, request: pytest.FixtureRequest
+) -> None:
+    search_module = reference if module == "reference" else request.getfixturevalue("compiled")
+    depth = 2 if module == "reference" else 3
+    for state in itertools.islice(positions(2, 12, every=10), 3):
+        value = windowed(search_module, state, depth, -WIN - 1.0, WIN + 1.0)
+        for low, high in ((value - 50, value - 10), (value - 10, value + 10), (value + 10, value + 50)):
+            found = windowed(search_module, state, depth, low, high)
+            if found <= low:
+                assert value <= found + 1e-9, (state, low, high)
+            elif found >= high:
+                assert value >= found - 1e-9, (state, low, high)
+            else:
+                assert found == pytest.approx(value), (state, low, high)
+
+
+def windowed(module: ModuleType, state: SantoriniState, depth: int, low: float, high: float) -> float:
+    """A fresh search's value of ``state`` at ``depth`` in the window (low, high), no reductions."""
+    search = module.GodsSearch(state, WEIGHTS)
+    search.root_depth = depth
+    value: float = search.negamax(search.root, depth, low, high, 0)
+    return value

@@ -330,8 +330,8 @@ class Searcher:
         """The value of the ``index``-th move (leading to ``child``) for the player at this node,
         in the window (alpha, beta): principal-variation search, extensions and reductions."""
         child_depth = depth - 1 + self._extension(child, depth, ply)
-        late = self.reduce is not None and ply > 0 and index >= REDUCE_FROM and child_depth >= 1
-        if late and self.reduce is not None and self.reduce(child):
+        reduce = self.reduce
+        if reduce is not None and ply > 0 and index >= REDUCE_FROM and child_depth >= 1 and reduce(child):
             value = self._child(child, child_depth - 1, alpha, alpha + 1, ply, same)
             if value <= alpha:
                 return value

@@ -265,23 +265,27 @@ def threatens(state: State) -> bool:
     assert isinstance(state, SantoriniState)
     if state.is_over() or state.in_setup:
         return False
-    mine = state.colour_of(state.to_move)
-    return any(_colour_threatens(state, colour) for colour in range(state.colours) if colour != mine)
+    mine, occupied = state.colour_of(state.to_move), occupied_mask(state.workers)
+    rivals = [colour for colour in range(state.colours) if colour != mine]
+    return any(_colour_threatens(state, colour, occupied) for colour in rivals)
 
 
 def quiet(state: State) -> bool:
     """Whether the search may reduce late moves into ``state``: a position with gods where no
-    colour, the one to move included, threatens to win next turn. Without gods none is: the
+    colour, the one to move included, threatens to win next turn by a climb or by Pan's,
+    Artemis's, Apollo's or Minotaur's power (:func:`god_threats`). Without gods none is: the
     base game's compiled search reaches its depth in full."""
     assert isinstance(state, SantoriniState)
     if state.powers is None or state.is_over() or state.in_setup:
         return False
-    return not any(_colour_threatens(state, colour) for colour in range(state.colours))
+    occupied = occupied_mask(state.workers)
+    return not any(_colour_threatens(state, colour, occupied) for colour in range(state.colours))
 
 
-def _colour_threatens(state: SantoriniState, colour: int) -> bool:
-    """Whether a worker of ``colour`` could win next turn by a climb or a simple god's power."""
-    levels, occupied = state.levels, occupied_mask(state.workers)
+def _colour_threatens(state: SantoriniState, colour: int, occupied: int) -> bool:
+    """Whether a worker of ``colour`` could win next turn by a climb or a simple god's power
+    (``occupied``: the cells of all workers)."""
+    levels = state.levels
     cells = [cell for cell in state.workers[2 * colour : 2 * colour + 2] if cell >= 0]
     if any(winning_steps(levels, cell, move_targets(levels, occupied, cell)) for cell in cells):
         return True

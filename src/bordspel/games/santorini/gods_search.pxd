@@ -75,7 +75,7 @@ cdef class GodsSearch:
     cpdef double _child_value(self, Node node, Node child, int index, int depth, double alpha, double beta,
                               int ply) except? -1e300
     cpdef double _searched(self, Node child, int depth, double alpha, double beta, int ply) except? -1e300
-    @cython.locals(colour=int, up='long long')
+    @cython.locals(colour=int, board=tuple, up='long long')
     cpdef bint _threatened(self, Node child) except -1
     cpdef double _leaf(self, Node node, int ply) except? -1e300
     @cython.locals(mover=int, g1='long long', g2='long long', g3='long long', dome='long long',

@@ -357,19 +357,20 @@ class GodsSearch:
         child_depth = depth - 1 + self._extension(child, depth, ply)
         late = self.reduce and ply > 0 and index >= REDUCE_FROM and child_depth >= 1
         if late and not self._threatened(child):
-            value = self._searched(child, child_depth - 1, -alpha - 1.0, -alpha, ply)
+            value = self._searched(child, child_depth - 1, alpha, alpha + 1.0, ply)
             if value <= alpha:
                 return value
         if child_depth <= 0 or not (self.pvs and index > 0):
-            return self._searched(child, child_depth, -beta, -alpha, ply)
-        value = self._searched(child, child_depth, -alpha - 1.0, -alpha, ply)
+            return self._searched(child, child_depth, alpha, beta, ply)
+        value = self._searched(child, child_depth, alpha, alpha + 1.0, ply)
         if alpha < value < beta:
-            value = self._searched(child, child_depth, -beta, -value, ply)
+            value = self._searched(child, child_depth, value, beta, ply)
         return value
 
     def _searched(self, child: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """The value of ``child`` searched ``depth`` plies in the window (alpha, beta) for the
-        player who moved into it: its guess at depth 0, unless its player may have no turn."""
+        """The value of ``child`` searched ``depth`` plies for the player who moved into it, in
+        that player's window (alpha, beta): its guess at depth 0, unless the player to move
+        there may have no turn."""
         if depth <= 0 and not self._may_be_stuck(child):
             self.nodes += 1
             return child.guess  # the leaf's evaluation, made when the children were ordered
