@@ -89,11 +89,13 @@ def pure_value(state: SantoriniState, depth: int) -> float:
     [
         (1, 3, 5),
         pytest.param(2, 3, 15, marks=pytest.mark.slow),
-        pytest.param(3, 1, 30, marks=pytest.mark.slow),
+        pytest.param(3, 2, 20, marks=pytest.mark.slow),
     ],
 )
 def test_the_value_at_a_fixed_depth_is_the_pure_searchs(depth: int, games: int, every: int) -> None:
-    for state in positions(games, 2, every=every):
+    states = list(positions(games, 2, every=every))
+    assert states
+    for state in states:
         search = reference.GodsSearch(state, WEIGHTS)
         for finished in range(1, depth + 1):
             found = search.depth(finished, -1.0, -1)
