@@ -51,7 +51,11 @@ def god_turns(state: SantoriniState) -> list[object]:
 
 
 def check_position(state: SantoriniState) -> int:
-    """Every god turn's id is in range, distinct, decodes back and reads as its family's fields."""
+    """Every god turn's id is in range, distinct, decodes back and reads as its family's fields,
+    and the codec gives the legal moves together the actions it gives them one by one."""
+    codec = codec_for("santorini", state)
+    moves = state.legal_moves()
+    assert codec.encode_legal(state, moves) == [codec.encode(state, move) for move in moves]
     ids = {}
     for move in god_turns(state):
         number = god_turn_id(state, move)

@@ -36,6 +36,11 @@ class Codec:
         """The action of ``move`` in ``state``."""
         raise NotImplementedError
 
+    def encode_legal(self, state: State, moves: Sequence[Any]) -> list[int]:
+        """The actions of ``moves``, legal moves of ``state`` (not checked again: a game's codec
+        may skip what :meth:`encode` checks)."""
+        return [self.encode(state, move) for move in moves]
+
     def decode(self, state: State, action: int) -> Any:
         """The move of ``action`` in ``state`` (see :meth:`checked` for its range)."""
         raise NotImplementedError
@@ -67,13 +72,12 @@ class Codec:
     def mask(self, state: State) -> Planes:
         """1 for each legal action, 0 elsewhere."""
         mask = np.zeros(self.num_actions(state), dtype=np.int8)
-        for move in state.legal_moves():
-            mask[self.encode(state, move)] = 1
+        mask[self.encode_legal(state, state.legal_moves())] = 1
         return mask
 
     def legal_actions(self, state: State) -> list[int]:
         """The actions of the legal moves, sorted."""
-        return sorted(self.encode(state, move) for move in state.legal_moves())
+        return sorted(self.encode_legal(state, state.legal_moves()))
 
     def move(self, state: State, action: int) -> Any:
         """The legal move behind ``action``; BordspelError when there is none."""

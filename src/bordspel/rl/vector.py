@@ -474,6 +474,6 @@ class PythonBatch:
             return
         obs[i] = self.codec.observe(state, seat)
         moves = [] if state.is_over() else state.legal_moves()
-        self.moves[i] = {self.codec.encode(state, move): move for move in moves}
+        self.moves[i] = dict(zip(self.codec.encode_legal(state, moves), moves, strict=True))
         masks[i] = 0
         masks[i, list(self.moves[i])] = 1

@@ -75,7 +75,8 @@ def symmetric_samples(
     samples = []
     for symmetry in [0, *others]:
         image = state.transform(symmetry)
-        actions = [encoder.codec.encode(image, state.transform_move(m, symmetry)) for m in record.moves]
+        moves = [state.transform_move(m, symmetry) for m in record.moves]
+        actions = encoder.codec.encode_legal(image, moves)
         policy = np.zeros(encoder.actions, dtype=np.float32)
         policy[actions] = record.shares
         samples.append((encoder.planes(image), encoder.mask(np.array(actions, dtype=np.int64)), policy))

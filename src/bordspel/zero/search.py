@@ -69,7 +69,7 @@ class Encoder:
     def legal(self, state: State) -> tuple[list[Any], npt.NDArray[np.int64]]:
         """The legal moves and their actions."""
         moves = state.legal_moves()
-        return moves, np.array([self.codec.encode(state, move) for move in moves], dtype=np.int64)
+        return moves, np.array(self.codec.encode_legal(state, moves), dtype=np.int64)
 
     def mask(self, actions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """The legal-action mask of these actions."""

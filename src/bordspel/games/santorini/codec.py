@@ -15,6 +15,7 @@ which depends on the turn alone (see ``god_codec`` and the Santorini page))
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -30,6 +31,7 @@ from bordspel.games.santorini.god_codec import (
     god_turn_at,
     god_turn_id,
     is_step_turn,
+    legal_god_turn_id,
 )
 from bordspel.rl.codecs import Codec, Planes, mask_planes
 
@@ -51,11 +53,19 @@ class SantoriniCodec(Codec):
         return GODS_AT if start.powers is None else GODS_AT + GOD_TURNS
 
     def encode(self, state: State, move: Any) -> int:
+        return self._action(state, move, god_turn_id)
+
+    def encode_legal(self, state: State, moves: Sequence[Any]) -> list[int]:
+        return [self._action(state, move, legal_god_turn_id) for move in moves]
+
+    @staticmethod
+    def _action(state: State, move: Any, god_id: Callable[[SantoriniState, Any], int]) -> int:
+        """The action of ``move``, a god turn's by ``god_id``."""
         assert isinstance(state, SantoriniState)
         if isinstance(move, Placement):
             return int(PAIR_INDEX[(move.first, move.second)])
         if not is_step_turn(move):
-            return GODS_AT + god_turn_id(state, move)
+            return GODS_AT + god_id(state, move)
         worker: int = state.my_workers().index(move.source)
         step: int = STEPS[move.source].index(move.target)
         if move.build is None:

@@ -38,6 +38,7 @@ __all__ = [
     "god_turn_id",
     "id_fields",
     "is_step_turn",
+    "legal_god_turn_id",
 ]
 
 GOD_NUMBER = {name: number for number, name in enumerate(GODS, 1)}
@@ -280,17 +281,23 @@ def _hermes(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
     return cell0, cell1, s.builds[0][0]
 
 
-_READERS: dict[str, Callable[[SantoriniState, _Summary], tuple[int, ...] | None]] = {
-    "ZERO": _zero,
-    "STEP": _step,
-    "ONE": _one,
-    "PRE": _pre,
-    "FORCE": _force,
-    "REMOVE": _remove,
-    "POSEIDON": _poseidon,
-    "EXTRA": _extra,
-    "HERMES2": _hermes,
+Reader = Callable[[SantoriniState, _Summary], "tuple[int, ...] | None"]
+
+_READERS: dict[int, tuple[tuple[str, Reader], ...]] = {
+    0: (("ZERO", _zero),),
+    1: (
+        ("STEP", _step),
+        ("ONE", _one),
+        ("PRE", _pre),
+        ("FORCE", _force),
+        ("REMOVE", _remove),
+        ("POSEIDON", _poseidon),
+        ("EXTRA", _extra),
+    ),
+    2: (("HERMES2", _hermes),),
 }
+"""The families' readers in the order of the families, by the number of the mover's workers that
+a turn of the family moves (each reader reads only turns that move that many)."""
 
 
 def god_turn_id(state: SantoriniState, move: Any) -> int:
@@ -298,6 +305,11 @@ def god_turn_id(state: SantoriniState, move: Any) -> int:
     docstring); BordspelError for a turn that is not legal there."""
     if not _is_god_turn(move) or not state.is_legal(move):
         raise BordspelError(f"{move.to_str()} is not a legal god turn here: it has no id")
+    return legal_god_turn_id(state, move)
+
+
+def legal_god_turn_id(state: SantoriniState, move: Any) -> int:
+    """:func:`god_turn_id` of a god turn known to be legal in ``state`` (not checked again)."""
     number = _family_id(state, move)
     return _table(state)[0][move] if number is None else number  # CHAIN: by rank among the position's
 
@@ -341,7 +353,7 @@ def _table(state: SantoriniState) -> tuple[dict[Any, int], dict[int, Any]]:
 def _family_id(state: SantoriniState, move: Any) -> int | None:
     """The id of the first family that ``move`` (a legal turn) fits, None when it fits none."""
     summary = _summary(state, move)
-    for name, read in _READERS.items():
+    for name, read in _READERS.get(len(summary.own), ()):
         values = read(state, summary)
         if values is not None:
             return FAMILIES[name].id_of(values)
