@@ -100,14 +100,15 @@ def test_symmetric_copies_move_the_visit_shares_with_transform_move() -> None:
     encoder = encoder_of(state)
     samples = symmetric_samples(Record(state, moves, shares, 0.0), encoder, 6, rng)
     assert len(samples) == 6 and np.array_equal(samples[0][0], encoder.planes(state))
-    for planes, mask, policy in samples:
+    for planes, actions, policy in samples:
         matches = [
             s for s in range(state.symmetries()) if np.array_equal(encoder.planes(state.transform(s)), planes)
         ]
         image, symmetry = state.transform(matches[0]), matches[0]
-        assert set(np.flatnonzero(mask)) == {encoder.codec.encode(image, m) for m in image.legal_moves()}
+        assert sorted(actions) == sorted(encoder.codec.encode(image, m) for m in image.legal_moves())
+        share_of = dict(zip(actions.tolist(), policy.tolist()))
         for move, share in zip(moves, shares):
-            assert policy[encoder.codec.encode(image, state.transform_move(move, symmetry))] == pytest.approx(
+            assert share_of[encoder.codec.encode(image, state.transform_move(move, symmetry))] == pytest.approx(
                 share
             )
 
@@ -211,7 +212,8 @@ def test_a_resumed_run_goes_on_exactly_as_an_unbroken_one(tmp_path: Path) -> Non
     resumed.run(None, 1, quiet)
     for key, value in unbroken.net.state_dict().items():
         assert torch.equal(value, resumed.net.state_dict()[key]), key
-    assert np.array_equal(unbroken.buffer.policies, resumed.buffer.policies)
+    kept, again = unbroken.buffer.arrays(), resumed.buffer.arrays()
+    assert all(np.array_equal(kept[key], again[key]) for key in kept)
     assert (tmp_path / "b" / "network.onnx").exists() and (tmp_path / "b" / "curve.png").exists()
 
 
@@ -359,19 +361,21 @@ def test_zero_without_search_ranks_the_networks_likeliest_moves() -> None:
 
 def test_a_checkpoint_keeps_the_buffers_filled_rows_only() -> None:
     """Found by a researcher (issue 41): a 3-minute checkpoint was 88 MB, the whole buffer as
-    allocated. It now holds the rows filled so far, and a buffer restored from them draws the
-    same samples."""
+    allocated. It now holds the rows filled so far (each sample's legal actions, not a mask of
+    the whole action space), and a buffer restored from them draws the same samples."""
     from bordspel.zero.replay import Buffer
 
     rng = np.random.default_rng(5)
-    buffer = Buffer(10_000, (2, 3, 3), 9)
-    for _ in range(3):
-        buffer.add(rng.random((2, 3, 3)), rng.random(9) < 0.5, rng.random(9), float(rng.random()))
+    buffer = Buffer(10_000, (2, 3, 3))
+    for length in (3, 1, 5):
+        buffer.add(rng.random((2, 3, 3)), rng.choice(103_709, length), rng.random(length), float(rng.random()))
     saved = buffer.arrays()
-    assert len(saved["planes"]) == len(saved["results"]) == 3
-    restored = Buffer(10_000, (2, 3, 3), 9)
+    assert len(saved["planes"]) == len(saved["results"]) == 3 and len(saved["actions"]) == 9
+    restored = Buffer(10_000, (2, 3, 3))
     restored.restore(saved)
     draws = [b.sample(8, np.random.default_rng(1)) for b in (buffer, restored)]
     assert all(np.array_equal(a, b) for a, b in zip(*draws))
-    restored.add(rng.random((2, 3, 3)), rng.random(9) < 0.5, rng.random(9), 1.0)
+    _planes, actions, shares, legal, _results = draws[0]
+    assert actions.shape == shares.shape == legal.shape == (8, 5) and not shares[~legal].any()
+    restored.add(rng.random((2, 3, 3)), np.array([7]), np.array([1.0]), 1.0)
     assert restored.size == 4 and restored.next == 4

@@ -251,7 +251,7 @@ class Trainer:
         self.optimiser = torch.optim.AdamW(
             self.net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay
         )
-        self.buffer = Buffer(settings.buffer, self.encoder.shape, self.encoder.actions)
+        self.buffer = Buffer(settings.buffer, self.encoder.shape)
         self.progress = Progress()
         self.ticked = time.monotonic()
         self.rng = np.random.default_rng(settings.seed)
@@ -351,10 +351,10 @@ class Trainer:
     def learn(self, records: list[tuple[Record, float]], line: ProgressLine) -> tuple[float, float]:
         """Store the round's positions and train on the buffer; the mean policy and value loss."""
         for record, result in records:
-            for planes, mask, policy in symmetric_samples(
+            for planes, actions, shares in symmetric_samples(
                 record, self.encoder, self.settings.augment, self.random
             ):
-                self.buffer.add(planes, mask, policy, result)
+                self.buffer.add(planes, actions, shares, result)
         self.progress.positions += len(records)
         added = len(records) * min(self.settings.augment, self.start.symmetries())
         steps = max(1, math.ceil(self.settings.replay * added / self.settings.batch))
@@ -372,12 +372,12 @@ class Trainer:
         return float(losses[0] / steps), float(losses[1] / steps)
 
     def _step(self) -> np.ndarray:
-        planes, masks, policies, results = (
+        planes, actions, shares, legal, results = (
             torch.from_numpy(a).to(self.device) for a in self.buffer.sample(self.settings.batch, self.rng)
         )
         logits, values = self.net(planes)
-        log_priors = torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
-        policy_loss = -(policies * log_priors).sum(dim=1).mean()
+        log_priors = torch.log_softmax(logits.gather(1, actions).masked_fill(~legal, -1e9), dim=1)
+        policy_loss = -(shares * log_priors).sum(dim=1).mean()
         value_loss = torch.nn.functional.mse_loss(values, results)
         self.optimiser.zero_grad()
         (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
