@@ -108,9 +108,9 @@ def test_symmetric_copies_move_the_visit_shares_with_transform_move() -> None:
         assert sorted(actions) == sorted(encoder.codec.encode(image, m) for m in image.legal_moves())
         share_of = dict(zip(actions.tolist(), policy.tolist()))
         for move, share in zip(moves, shares):
-            assert share_of[encoder.codec.encode(image, state.transform_move(move, symmetry))] == pytest.approx(
-                share
-            )
+            assert share_of[
+                encoder.codec.encode(image, state.transform_move(move, symmetry))
+            ] == pytest.approx(share)
 
 
 @pytest.fixture(scope="module")
@@ -368,7 +368,9 @@ def test_a_checkpoint_keeps_the_buffers_filled_rows_only() -> None:
     rng = np.random.default_rng(5)
     buffer = Buffer(10_000, (2, 3, 3))
     for length in (3, 1, 5):
-        buffer.add(rng.random((2, 3, 3)), rng.choice(103_709, length), rng.random(length), float(rng.random()))
+        buffer.add(
+            rng.random((2, 3, 3)), rng.choice(103_709, length), rng.random(length), float(rng.random())
+        )
     saved = buffer.arrays()
     assert len(saved["planes"]) == len(saved["results"]) == 3 and len(saved["actions"]) == 9
     restored = Buffer(10_000, (2, 3, 3))
@@ -379,3 +381,47 @@ def test_a_checkpoint_keeps_the_buffers_filled_rows_only() -> None:
     assert actions.shape == shares.shape == legal.shape == (8, 5) and not shares[~legal].any()
     restored.add(rng.random((2, 3, 3)), np.array([7]), np.array([1.0]), 1.0)
     assert restored.size == 4 and restored.next == 4
+
+
+def test_the_actions_with_gods_are_scored_by_a_few_thousand_parts_that_tell_them_apart() -> None:
+    """Santorini with gods has 103,709 actions: a network scores 2,315 parts, an action's logit
+    the sum of its parts' (``Codec.action_parts``), and no two actions but Dionysus's ranked
+    chains have the same parts."""
+    from bordspel.games.santorini.codec import god_action_parts
+    from bordspel.games.santorini.god_codec import FAMILIES
+
+    parts = god_action_parts()
+    start = new_game("santorini", gods="apollo,pan")
+    assert codec_for("santorini", start).action_parts(start) is not None
+    assert codec_for("santorini").action_parts(new_game("santorini")) is None
+    assert parts.shape[0] == codec_for("santorini", start).num_actions(start) and parts.max() + 1 < 2_500
+    assert (parts[:, 0] >= 0).all() and (np.diff((parts >= 0).astype(int), axis=1) <= 0).all()  # -1 last
+    chains = 444 + FAMILIES["CHAIN"].offset
+    distinct = {tuple(row) for row in parts[:chains].tolist()}
+    assert len(distinct) == chains
+
+
+@pytest.mark.slow
+def test_a_network_with_parts_sums_them_and_exports_to_onnx(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from bordspel.zero.network import ZeroNet, export_onnx, shape_of
+    from bordspel.zero.player import OnnxNetwork
+
+    start = new_game("santorini", gods="hermes,atlas")
+    encoder = encoder_of(start)
+    parts = encoder.codec.action_parts(start)
+    shape = shape_of(encoder, parts, width=8, blocks=1)
+    net = ZeroNet(shape, parts).eval()
+    assert sum(p.numel() for p in net.parameters()) < 500_000
+    planes = torch.randn(3, *encoder.shape)
+    with torch.inference_mode():
+        logits, _ = net(planes)
+        scores = net.policy(net.tower(net.stem(planes)))
+    for action in (0, 443, 444, 50_000, len(parts) - 1):
+        used = parts[action][parts[action] >= 0]
+        np.testing.assert_allclose(logits[:, action].numpy(), scores[:, used].sum(dim=1).numpy(), atol=1e-5)
+    path = tmp_path / "gods.onnx"
+    export_onnx(net, path, {"game": "santorini", "options": start.options()})
+    ours, _ = OnnxNetwork(path).session.run(None, {"planes": planes.numpy()})
+    np.testing.assert_allclose(ours, logits.numpy(), atol=1e-4)

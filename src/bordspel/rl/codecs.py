@@ -65,6 +65,13 @@ class Codec:
         """The observation planes of ``state`` as ``seat`` sees it."""
         raise NotImplementedError
 
+    def action_parts(self, start: State) -> npt.NDArray[np.int64] | None:
+        """What a network's policy head scores for games from ``start``: an ``(actions, J)``
+        array of part numbers, an action's logit being the sum of its parts' (-1 fills a row of
+        fewer than ``J``); None: each action is a part of its own. A game whose action space is
+        wide gives parts so that the head stays small."""
+        return None
+
     def highest(self, start: State) -> int:
         """The largest value in the planes of games from ``start`` (the observation space's bound)."""
         return 1

@@ -8,17 +8,18 @@ Input: the planes ``(B, C, H, W)`` from the side to move. Outputs: one logit per
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import torch
 from torch import nn
 
-from bordspel.zero.search import Evaluator, Floats, masked_softmax
+from bordspel.zero.search import Encoder, Evaluator, Floats, masked_softmax
 
-__all__ = ["NetworkShape", "ZeroNet", "export_onnx", "torch_evaluator"]
+__all__ = ["NetworkShape", "ZeroNet", "export_onnx", "shape_of", "torch_evaluator"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,18 @@ class NetworkShape:
     width: int = 64
     blocks: int = 4
     policy_channels: int = 4
+    parts: int = 0
+    """The parts the policy head scores when an action's logit is the sum of its parts' (the
+    codec's ``action_parts``); 0: it scores each action."""
+    part_columns: int = 0
+    """The most parts of an action."""
+
+
+def shape_of(encoder: Encoder, parts: npt.NDArray[np.int64] | None, width: int, blocks: int) -> NetworkShape:
+    """The network's shape for the encoder's game: its planes, actions and the codec's ``parts``."""
+    channels, rows, cols = encoder.shape
+    shape = NetworkShape(channels, rows, cols, encoder.actions, width, blocks)
+    return shape if parts is None else replace(shape, parts=int(parts.max()) + 1, part_columns=parts.shape[1])
 
 
 class _Residual(nn.Module):
@@ -53,7 +66,9 @@ class _Residual(nn.Module):
 class ZeroNet(nn.Module):
     """The residual tower with its two heads."""
 
-    def __init__(self, shape: NetworkShape) -> None:
+    def __init__(self, shape: NetworkShape, parts: npt.NDArray[np.int64] | None = None) -> None:
+        """``parts``: the codec's ``action_parts`` when ``shape`` has parts (else they come with
+        the weights loaded after)."""
         super().__init__()
         self.shape = shape
         width, cells = shape.width, shape.rows * shape.cols
@@ -64,8 +79,11 @@ class ZeroNet(nn.Module):
         heads = shape.policy_channels
         self.policy = nn.Sequential(
             nn.Conv2d(width, heads, 1, bias=False), nn.BatchNorm2d(heads), nn.ReLU(), nn.Flatten(),
-            nn.Linear(heads * cells, shape.actions),
+            nn.Linear(heads * cells, shape.parts or shape.actions),
         )  # fmt: skip
+        if shape.parts:
+            table = np.zeros((shape.actions, shape.part_columns), np.int64) if parts is None else parts
+            self.register_buffer("parts", torch.from_numpy(np.where(table < 0, shape.parts, table)))
         self.value = nn.Sequential(
             nn.Conv2d(width, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
             nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh(),
@@ -73,7 +91,19 @@ class ZeroNet(nn.Module):
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         trunk = self.tower(self.stem(planes))
-        return self.policy(trunk), self.value(trunk).squeeze(-1)
+        return self._logits(self.policy(trunk)), self.value(trunk).squeeze(-1)
+
+    def _logits(self, scores: torch.Tensor) -> torch.Tensor:
+        """Each action's logit: its score, or with parts the sum of its parts' scores (a part
+        number past the last scores 0)."""
+        if not self.shape.parts:
+            return scores
+        scored = torch.cat([scores, torch.zeros_like(scores[:, :1])], dim=1)
+        parts = self.get_buffer("parts")
+        logits = scored[:, parts[:, 0]]
+        for column in range(1, self.shape.part_columns):
+            logits = logits + scored[:, parts[:, column]]
+        return logits
 
 
 def torch_evaluator(net: ZeroNet, device: torch.device) -> Evaluator:

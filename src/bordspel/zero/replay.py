@@ -50,7 +50,11 @@ class Buffer:
         legal = np.zeros((count, width), dtype=np.bool_)
         for row, i in enumerate(index):
             length = len(self.actions[i])
-            actions[row, :length], shares[row, :length], legal[row, :length] = self.actions[i], self.shares[i], True
+            actions[row, :length], shares[row, :length], legal[row, :length] = (
+                self.actions[i],
+                self.shares[i],
+                True,
+            )
         return self.planes[index], actions, shares, legal, self.results[index]
 
     def arrays(self) -> dict[str, Any]:

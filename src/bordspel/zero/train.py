@@ -39,7 +39,7 @@ from bordspel.rl.codecs import codec_for
 from bordspel.zero import DATA, data_name
 from bordspel.zero.actors import Actors, Job, self_play_games, start_actors
 from bordspel.zero.judge import Judged, read_judged
-from bordspel.zero.network import NetworkShape, ZeroNet, export_onnx, torch_evaluator
+from bordspel.zero.network import ZeroNet, export_onnx, shape_of, torch_evaluator
 from bordspel.zero.replay import Buffer, Record, symmetric_samples
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
 from bordspel.zero.selfplay import PlayedGame, PlaySettings, opened
@@ -243,10 +243,10 @@ class Trainer:
             )
         self.settings = settings
         torch.manual_seed(settings.seed)
-        channels, rows, cols = self.encoder.shape
-        shape = NetworkShape(channels, rows, cols, self.encoder.actions, settings.width, settings.blocks)
-        self.net = ZeroNet(shape).to(device)
-        self.published = ZeroNet(shape).to(device)
+        parts = self.encoder.codec.action_parts(start)
+        shape = shape_of(self.encoder, parts, settings.width, settings.blocks)
+        self.net = ZeroNet(shape, parts).to(device)
+        self.published = ZeroNet(shape, parts).to(device)
         self.published.load_state_dict(self.net.state_dict())
         self.optimiser = torch.optim.AdamW(
             self.net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay

@@ -20,11 +20,13 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from bordspel.core import State
 from bordspel.games.santorini.board import CELLS, STEPS, height
 from bordspel.games.santorini.engine import Placement, SantoriniState, Turn
 from bordspel.games.santorini.god_codec import (
+    FAMILIES,
     GOD_NUMBER,
     GOD_TURNS,
     god_planes,
@@ -95,6 +97,10 @@ class SantoriniCodec(Codec):
         built = STEPS[target][build]
         return None if built < 0 else Turn(source, target, built)
 
+    def action_parts(self, start: State) -> npt.NDArray[np.int64] | None:
+        assert isinstance(start, SantoriniState)
+        return None if start.powers is None else god_action_parts()
+
     def highest(self, start: State) -> int:
         assert isinstance(start, SantoriniState)
         return max(GOD_NUMBER.values()) if start.powers is not None else 1
@@ -111,5 +117,32 @@ class SantoriniCodec(Codec):
         stacked += [np.full((5, 5), value, dtype=np.int8) for value in god_planes(state, seat)]
         return np.stack(stacked, axis=-1)
 
+
+def god_action_parts() -> npt.NDArray[np.int64]:
+    """The parts a network scores of the actions with gods (``Codec.action_parts``): each of the
+    444 actions without gods is a part; a god turn's parts are read from its id's fields (see
+    ``god_codec.FAMILIES``): its family's first two fields together (the worker and where it
+    goes, mostly), then each other field alone, a field of more than ``PART_LIMIT`` values
+    (Dionysus's ranks) one part for all its values."""
+    columns = max(len(family.fields) for family in FAMILIES.values()) - 1
+    parts = np.full((GODS_AT + GOD_TURNS, columns), -1, dtype=np.int64)
+    parts[:GODS_AT, 0] = np.arange(GODS_AT)
+    base = GODS_AT
+    for family in FAMILIES.values():
+        sizes = [size for _, size in family.fields]
+        digits = np.unravel_index(np.arange(family.size), sizes)
+        groups = [(digits[0], sizes[0])]
+        if len(sizes) > 1:
+            groups = [(digits[0] * sizes[1] + digits[1], sizes[0] * sizes[1])]
+            groups += [(digits[i], sizes[i]) for i in range(2, len(sizes))]
+        rows = GODS_AT + family.offset + np.arange(family.size)
+        for column, (values, size) in enumerate(groups):
+            parts[rows, column] = base + (values if size <= PART_LIMIT else 0)
+            base += size if size <= PART_LIMIT else 1
+    return parts
+
+
+PART_LIMIT = 1024
+"""The most values a field of a god-turn id scores one by one (:func:`god_action_parts`)."""
 
 CODEC = SantoriniCodec()
