@@ -178,13 +178,14 @@ class FirstPositions(UniformNetwork):
 @pytest.mark.slow
 def test_match_games_open_with_random_plies_that_a_seed_repeats() -> None:
     pytest.importorskip("torch")
+    from bordspel.zero.selfplay import Starts
     from bordspel.zero.train import play_matches
 
     start = new_game("tictactoe")
 
     def first_roots(seed: int, opening: int) -> Floats:
         network = FirstPositions()
-        score = play_matches(start, encoder_of(start), network, "random", 8, 4, seed, opening)
+        score = play_matches(Starts(start), encoder_of(start), network, "random", 8, 4, seed, opening)
         assert 0 <= score <= 1
         assert network.first is not None
         return network.first
@@ -425,3 +426,39 @@ def test_a_network_with_parts_sums_them_and_exports_to_onnx(tmp_path: Path) -> N
     export_onnx(net, path, {"game": "santorini", "options": start.options()})
     ours, _ = OnnxNetwork(path).session.run(None, {"planes": planes.numpy()})
     np.testing.assert_allclose(ours, logits.numpy(), atol=1e-4)
+
+
+def test_a_run_with_random_gods_draws_a_pair_for_every_game() -> None:
+    from bordspel.zero import option_plays
+    from bordspel.zero.selfplay import Starts, opened
+
+    starts = Starts(new_game("santorini", gods="random", seed=1), {"gods": "random"})
+    assert starts.drawn and starts.options["gods"] == "random"
+    rng = random.Random(2)
+    pairs = {opened(starts, 0, rng).powers.gods for _ in range(12)}
+    assert len(pairs) > 6
+    assert not Starts(new_game("santorini"), {}).drawn and not Starts(new_game("quarto"), {}).drawn
+    assert option_plays("random", "apollo,pan") and not option_plays("random", None)
+    assert not option_plays("apollo,pan", "athena,pan")
+
+
+@pytest.mark.slow
+def test_a_network_trained_on_random_gods_plays_every_pair_and_no_game_without_gods(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from bordspel.progress import ProgressLine
+    from bordspel.zero.train import Settings, Trainer, pick_device
+
+    settings = Settings(games=2, simulations=2, width=8, blocks=1, batch=16, opponents=(), buffer=500)
+    start = new_game("santorini", gods="random", seed=3)
+    trainer = Trainer(start, tmp_path, settings, pick_device("cpu"), {"gods": "random"})
+    trainer.run(None, 1, ProgressLine(io.StringIO()))
+    assert trainer.options["gods"] == "random" and data_name(start, trainer.options).count("godsrandom") == 1
+    player = make_player(f"zero:model={tmp_path / 'network.onnx'},playouts=4", "santorini")
+    for gods in ("hermes,atlas", "zeus,chaos"):
+        state = new_game("santorini", gods=gods)
+        while state.in_setup:
+            state = state.apply(state.random_move(random.Random(1)))
+        assert state.is_legal(player.step(state))
+    with pytest.raises(BordspelError, match="trained on santorini with"):
+        player.step(new_game("santorini"))

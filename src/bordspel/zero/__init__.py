@@ -10,24 +10,47 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from bordspel.core import State
 from bordspel.game_options import option_defaults
 
-__all__ = ["DATA", "data_name", "network_options", "plays_options", "shipped_networks", "zero_available"]
+__all__ = [
+    "DATA",
+    "DRAWN",
+    "data_name",
+    "network_options",
+    "option_plays",
+    "plays_options",
+    "shipped_for",
+    "shipped_networks",
+    "zero_available",
+]
 
 DATA = Path(__file__).resolve().parent / "data"
 """The shipped networks (``NAME.onnx``) and judged sets (``NAME-won.jsonl``)."""
 
 
-def data_name(start: State) -> str:
+DRAWN = "random"
+"""An option's value in a network's name and metadata when the run drew it for every game (as
+Santorini's ``gods=random``): the network plays any value of that option but none."""
+
+
+def data_name(start: State, options: Mapping[str, Any] | None = None) -> str:
     """The name of a game with its plain options (numbers, flags, words), for its files:
-    ``hermit-size5``, ``quarto-advanced0``."""
-    plain = {key: int(v) if isinstance(v, bool) else v for key, v in start.options().items()}
-    options = "-".join(f"{key}{v}" for key, v in sorted(plain.items()) if isinstance(v, (int, str)))
-    return f"{start.name}-{options}" if options else start.name
+    ``hermit-size5``, ``quarto-advanced0``; ``options`` (a run's) in place of ``start``'s."""
+    given = start.options() if options is None else options
+    plain = {key: int(v) if isinstance(v, bool) else v for key, v in given.items()}
+    named = "-".join(f"{key}{v}" for key, v in sorted(plain.items()) if isinstance(v, (int, str)))
+    return f"{start.name}-{named}" if named else start.name
+
+
+def option_plays(trained: object, here: object) -> bool:
+    """Whether a network trained with an option's value ``trained`` plays a game with ``here``:
+    the same value, or any value but none when it was drawn (:data:`DRAWN`)."""
+    return trained == here or (trained == DRAWN and bool(here))
 
 
 def shipped_networks(game: str) -> list[Path]:
@@ -53,10 +76,24 @@ def _option(part: str, defaults: dict[str, Any]) -> tuple[str, bool | int | str]
     return name, int(text) if text.lstrip("-").isdigit() else text
 
 
+def shipped_for(start: State) -> Path | None:
+    """The network shipped for ``start``'s game and options: the one named by them, else one
+    trained on drawn values of some of them (:func:`option_plays`); None when there is none."""
+    named = DATA / f"{data_name(start)}.onnx"
+    if named.exists():
+        return named
+    here = start.options()
+    for path, options in zip(shipped_networks(start.name), network_options(start.name)):
+        keys = options.keys() | here.keys()
+        if all(option_plays(options.get(key), here.get(key)) for key in keys):
+            return path
+    return None
+
+
 def plays_options(start: State) -> bool:
     """Whether a network is shipped for ``start``'s game with its options (``zero`` without
     ``model=`` plays only those)."""
-    return (DATA / f"{data_name(start)}.onnx").exists()
+    return shipped_for(start) is not None
 
 
 def zero_available(game: str) -> bool:

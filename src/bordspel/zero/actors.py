@@ -23,13 +23,14 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from bordspel.core import State, new_game
+from bordspel.core import new_game
 from bordspel.rl.codecs import codec_for
 from bordspel.zero.network import NetworkShape, ZeroNet, torch_evaluator
 from bordspel.zero.search import Encoder, Evaluator
 from bordspel.zero.selfplay import (
     PlayedGame,
     PlaySettings,
+    Starts,
     batch_maker,
     engine_self_play,
     opened,
@@ -58,7 +59,7 @@ class Job:
 
 
 def self_play_games(
-    start: State,
+    starts: Starts,
     encoder: Encoder,
     evaluate: Evaluator,
     play: PlaySettings,
@@ -68,24 +69,26 @@ def self_play_games(
 ) -> list[PlayedGame]:
     """Games played at once, one an opening: on the game's compiled batch when ``vector`` and the
     game has one that copies its games, else on the engine."""
-    make = batch_maker(start, compiled_only=True) if vector else None
+    make = batch_maker(starts.first, compiled_only=True) if vector and not starts.drawn else None
     if make is not None:
-        return vector_self_play(start, make, openings, encoder, evaluate, play, rngs[0])
-    starts = [opened(start, plies, rngs[1]) for plies in openings]
-    return engine_self_play(starts, encoder, evaluate, play, rngs[0])
+        return vector_self_play(starts.first, make, openings, encoder, evaluate, play, rngs[0])
+    games = [opened(starts, plies, rngs[1]) for plies in openings]
+    return engine_self_play(games, encoder, evaluate, play, rngs[0])
 
 
 def play_job(job: Job) -> list[PlayedGame]:
     """Play ``job`` (in an actor's process): its games with its network."""
     torch.set_num_threads(1)
     start = new_game(job.game, **job.options)
+    starts = Starts(start, job.options)
     device = torch.device(job.device)
-    net = ZeroNet(job.shape)
+    codec = codec_for(start.name, start)
+    net = ZeroNet(job.shape, codec.action_parts(start))
     net.load_state_dict(job.weights)
     evaluate = torch_evaluator(net.to(device), device)
     rngs = (np.random.default_rng(job.seed), random.Random(job.seed))
-    encoder = Encoder(codec_for(start.name, start), start)
-    return self_play_games(start, encoder, evaluate, job.play, list(job.openings), job.vector, rngs)
+    encoder = Encoder(codec, start)
+    return self_play_games(starts, encoder, evaluate, job.play, list(job.openings), job.vector, rngs)
 
 
 class Actors(Protocol):

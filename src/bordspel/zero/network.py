@@ -67,8 +67,8 @@ class ZeroNet(nn.Module):
     """The residual tower with its two heads."""
 
     def __init__(self, shape: NetworkShape, parts: npt.NDArray[np.int64] | None = None) -> None:
-        """``parts``: the codec's ``action_parts`` when ``shape`` has parts (else they come with
-        the weights loaded after)."""
+        """``parts``: the codec's ``action_parts`` when ``shape`` has parts (they are not part
+        of the weights)."""
         super().__init__()
         self.shape = shape
         width, cells = shape.width, shape.rows * shape.cols
@@ -82,8 +82,9 @@ class ZeroNet(nn.Module):
             nn.Linear(heads * cells, shape.parts or shape.actions),
         )  # fmt: skip
         if shape.parts:
-            table = np.zeros((shape.actions, shape.part_columns), np.int64) if parts is None else parts
-            self.register_buffer("parts", torch.from_numpy(np.where(table < 0, shape.parts, table)))
+            assert parts is not None, "a shape with parts needs the codec's parts"
+            table = np.where(parts < 0, shape.parts, parts).astype(np.int32)  # ONNX keeps it: 2 MB, not 4
+            self.register_buffer("parts", torch.from_numpy(table), persistent=False)
         self.value = nn.Sequential(
             nn.Conv2d(width, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
             nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh(),

@@ -24,7 +24,7 @@ from bordspel.ai.players import SearchesInRounds
 from bordspel.ai.search import Limit, SearchResult
 from bordspel.core import BordspelError, State
 from bordspel.rl.codecs import codec_for
-from bordspel.zero import DATA, data_name
+from bordspel.zero import data_name, option_plays, shipped_for
 from bordspel.zero.search import (
     Encoder,
     Floats,
@@ -50,6 +50,7 @@ class OnnxNetwork:
             raise BordspelError("the zero player needs onnxruntime: pip install 'bordspel[zero]'") from None
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
+        self.path = path
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.game: str = json.loads(metadata["game"])
@@ -133,23 +134,29 @@ class ZeroPlayer(SearchesInRounds):
         return root
 
     def _network(self, state: State) -> tuple[OnnxNetwork, Encoder]:
-        """The network for ``state``'s game and options (opened once)."""
+        """The network for ``state``'s game and options (each file opened once)."""
         key = data_name(state)
         if key not in self.networks:
-            path = self.model or DATA / f"{key}.onnx"
-            if self.model and not path.exists():
-                raise BordspelError(f"zero:model={path}: there is no such file")
-            if not path.exists():
-                raise BordspelError(
-                    f"no zero network for {key}: train one with bordspel train (docs/training.md) "
-                    "and give it as zero:model=PATH"
-                )
-            network = OnnxNetwork(path)
+            path = self._path(state, key)
+            opened = [network for network, _ in self.networks.values() if network.path == path]
+            network = opened[0] if opened else OnnxNetwork(path)
             mismatch = _mismatch(network, state)
             if mismatch:
                 raise BordspelError(f"{path} was trained on {mismatch}")
             self.networks[key] = network, Encoder(codec_for(state.name, state), state)
         return self.networks[key]
+
+    def _path(self, state: State, key: str) -> Path:
+        """The network file for ``state``: ``model``, else the one shipped for its options."""
+        if self.model is not None and not self.model.exists():
+            raise BordspelError(f"zero:model={self.model}: there is no such file")
+        path = self.model or shipped_for(state)
+        if path is None:
+            raise BordspelError(
+                f"no zero network for {key}: train one with bordspel train (docs/training.md) "
+                "and give it as zero:model=PATH"
+            )
+        return path
 
 
 def _principal_line(root: Node, index: int) -> list[Any]:
@@ -174,7 +181,9 @@ def _mismatch(network: OnnxNetwork, state: State) -> str | None:
         return f"{network.game}, not {state.name}"
     here = _plain(state.options())
     differ = sorted(
-        key for key in network.options.keys() | here.keys() if network.options.get(key) != here.get(key)
+        key
+        for key in network.options.keys() | here.keys()
+        if not option_plays(network.options.get(key), here.get(key))
     )
     if not differ:
         return None

@@ -16,13 +16,15 @@ seat whose search values its position below ``-resign`` resigns (0: never).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from bordspel.core import State, game_part
+from bordspel.core import State, game_part, new_game
+from bordspel.rl import draws_start
 from bordspel.rl.vector import VECTOR_PART, PythonBatch
 from bordspel.zero.forest import (
     BatchMaker,
@@ -35,7 +37,15 @@ from bordspel.zero.forest import (
 from bordspel.zero.replay import Record
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search, improved_policy
 
-__all__ = ["PlaySettings", "PlayedGame", "batch_maker", "engine_self_play", "opened", "vector_self_play"]
+__all__ = [
+    "PlaySettings",
+    "PlayedGame",
+    "Starts",
+    "batch_maker",
+    "engine_self_play",
+    "opened",
+    "vector_self_play",
+]
 
 
 @dataclass(frozen=True)
@@ -79,9 +89,35 @@ def resigned(value: float, mover: int, settings: PlaySettings) -> tuple[float, .
     return None
 
 
-def opened(start: State, plies: int, rng: random.Random) -> State:
-    """The position after up to ``plies`` random moves from ``start``."""
-    state = start
+@dataclass(frozen=True)
+class Starts:
+    """Where a run's games start: from ``first``, or, where the run's ``given`` options draw the
+    start from a seed (Santorini's ``gods=random``, see ``bordspel.rl.draws_start``), from a
+    start drawn anew for each game."""
+
+    first: State
+    given: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The run's options: the first start's with the given ones over them (``gods=random``)."""
+        return {**self.first.options(), **self.given}
+
+    @property
+    def drawn(self) -> bool:
+        """Whether each game draws its start."""
+        return draws_start(self.first.name, self.given) and self.options != self.first.options()
+
+    def draw(self, rng: random.Random) -> State:
+        """A game's start: drawn from a seed of ``rng``, or the first."""
+        if not self.drawn:
+            return self.first
+        return new_game(self.first.name, **self.options, seed=rng.getrandbits(32))
+
+
+def opened(starts: Starts, plies: int, rng: random.Random) -> State:
+    """The position after up to ``plies`` random moves from a start of ``starts``."""
+    state = starts.draw(rng)
     for _ in range(plies):
         if state.is_over():
             break

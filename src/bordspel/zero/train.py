@@ -23,6 +23,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -42,7 +43,7 @@ from bordspel.zero.judge import Judged, read_judged
 from bordspel.zero.network import ZeroNet, export_onnx, shape_of, torch_evaluator
 from bordspel.zero.replay import Buffer, Record, symmetric_samples
 from bordspel.zero.search import Encoder, Evaluator, Node, SearchSettings, batched_search
-from bordspel.zero.selfplay import PlayedGame, PlaySettings, opened
+from bordspel.zero.selfplay import PlayedGame, PlaySettings, Starts, opened
 
 __all__ = [
     "Settings",
@@ -148,7 +149,7 @@ def move_accuracy(judged: list[Judged], encoder: Encoder, evaluate: Evaluator) -
 
 
 def play_matches(
-    start: State,
+    starts: Starts,
     encoder: Encoder,
     evaluate: Evaluator,
     opponent: str,
@@ -162,8 +163,8 @@ def play_matches(
     starts from the same ``opening`` random plies, the network on either seat."""
     settings = SearchSettings(simulations=simulations)
     rng = np.random.default_rng(seed)
-    players = [make_player(opponent, start.name, seed=seed + i) for i in range(games)]
-    states = [opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
+    players = [make_player(opponent, starts.first.name, seed=seed + i) for i in range(games)]
+    states = [opened(starts, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
     try:
         while True:
             ours = [i for i, s in enumerate(states) if not s.is_over() and s.to_move == i % 2]
@@ -183,7 +184,7 @@ def play_matches(
 
 
 def play_duel(
-    start: State, encoder: Encoder, first: Evaluator, second: Evaluator, settings: Settings, seed: int
+    starts: Starts, encoder: Encoder, first: Evaluator, second: Evaluator, settings: Settings, seed: int
 ) -> float:
     """The score of ``first`` against ``second`` (1 a win, 1/2 a draw), both with searches of
     ``match_simulations`` playing the most visited move, over ``gate_games`` games played at once:
@@ -192,7 +193,7 @@ def play_duel(
     search = SearchSettings(simulations=settings.match_simulations)
     rng = np.random.default_rng(seed)
     games, opening = settings.gate_games, settings.match_opening
-    states = [opened(start, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
+    states = [opened(starts, opening, random.Random(f"{seed}/{i // 2}")) for i in range(games)]
     while any(not s.is_over() for s in states):
         for is_first, evaluate in ((True, first), (False, second)):
             movers = [i for i, s in enumerate(states) if not s.is_over() and (s.to_move == i % 2) == is_first]
@@ -232,8 +233,19 @@ class Trainer:
     published network (``published``): the trained one after every round, or with gating only
     when it beats the published one."""
 
-    def __init__(self, start: State, out: Path, settings: Settings, device: torch.device) -> None:
+    def __init__(
+        self,
+        start: State,
+        out: Path,
+        settings: Settings,
+        device: torch.device,
+        given: Mapping[str, Any] | None = None,
+    ) -> None:
+        """A run from ``start`` (drawn anew for each game where the ``given`` options draw it:
+        :class:`~bordspel.zero.selfplay.Starts`)."""
         self.start, self.out, self.device = start, out, device
+        self.starts = Starts(start, given or {})
+        self.options = self.starts.options
         self.encoder = Encoder(codec_for(start.name, start), start)
         self.judged = self._judged()
         checkpoint = self._load_checkpoint()
@@ -303,7 +315,7 @@ class Trainer:
         openings = [self.random.randint(0, settings.opening_plies) for _ in range(settings.games)]
         rngs = (self.rng, self.random)
         return self_play_games(
-            self.start, self.encoder, evaluate, self._play_settings(), openings, settings.vector, rngs
+            self.starts, self.encoder, evaluate, self._play_settings(), openings, settings.vector, rngs
         )
 
     def gather(
@@ -326,7 +338,7 @@ class Trainer:
         weights = {key: value.cpu() for key, value in self.published.state_dict().items()}
         seed = settings.seed * 1_000_003 + self.progress.jobs
         return Job(
-            self.start.name, self.start.options(), self.net.shape, self._play_settings(), openings, seed,
+            self.start.name, self.options, self.net.shape, self._play_settings(), openings, seed,
             settings.vector, str(self.device), weights,
         )  # fmt: skip
 
@@ -396,7 +408,7 @@ class Trainer:
         trained = torch_evaluator(self.net, self.device)
         published = torch_evaluator(self.published, self.device)
         score = play_duel(
-            self.start, self.encoder, trained, published, settings, settings.seed + self.progress.rounds
+            self.starts, self.encoder, trained, published, settings, settings.seed + self.progress.rounds
         )
         if score >= settings.gate_margin:
             self.published.load_state_dict(self.net.state_dict())
@@ -426,7 +438,7 @@ class Trainer:
             for opponent in distinct_players(self.start.name, self.settings.opponents):
                 line.update(f"round {self.progress.rounds} · matches against {opponent} · {self._clock()}")
                 point[f"vs {opponent}"] = play_matches(
-                    self.start, self.encoder, evaluate, opponent, self.settings.match_games,
+                    self.starts, self.encoder, evaluate, opponent, self.settings.match_games,
                     self.settings.match_simulations, self.settings.seed + self.progress.rounds,
                     self.settings.match_opening,
                 )  # fmt: skip
@@ -462,7 +474,7 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         checkpoint = {
             "game": self.start.name,
-            "options": self.start.options(),
+            "options": self.options,
             "settings": asdict(self.settings),
             "net": self.net.state_dict(),
             "published": self.published.state_dict(),
@@ -480,19 +492,19 @@ class Trainer:
     def save_network(self) -> None:
         """Write the published network as ONNX, the history and the curve."""
         self.out.mkdir(parents=True, exist_ok=True)
-        metadata = {"game": self.start.name, "options": self.start.options(), "rounds": self.progress.rounds}
+        metadata = {"game": self.start.name, "options": self.options, "rounds": self.progress.rounds}
         export_onnx(self.published, self.out / "network.onnx", metadata)
         self.published.to(self.device)
         history = self.progress.history
         (self.out / "history.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
-        plot_curve(history, self.out / "curve.png", f"{data_name(self.start)}: self-play")
+        plot_curve(history, self.out / "curve.png", f"{data_name(self.start, self.options)}: self-play")
 
     def _load_checkpoint(self) -> dict[str, Any] | None:
         path = self.out / "checkpoint.pt"
         if not path.exists():
             return None
         checkpoint: dict[str, Any] = torch.load(path, map_location="cpu", weights_only=False)
-        if checkpoint["game"] != self.start.name or checkpoint["options"] != self.start.options():
+        if checkpoint["game"] != self.start.name or checkpoint["options"] != self.options:
             raise SystemExit(
                 f"{path} is a run of {checkpoint['game']} {checkpoint['options']}: "
                 "give another --out, or the same game and options to resume it"
@@ -510,7 +522,7 @@ class Trainer:
         torch.set_rng_state(checkpoint["torch"])
 
     def _judged(self) -> list[Judged]:
-        path = DATA / f"{data_name(self.start)}-won.jsonl"
+        path = DATA / f"{data_name(self.start, self.options)}-won.jsonl"
         return read_judged(path)[1] if path.exists() else []
 
 
@@ -581,14 +593,14 @@ def train_from_arguments(args: Any) -> int:
     """``bordspel train``: the run that the command line's arguments describe."""
     from bordspel.game_options import parse_options
 
-    start = new_game(args.game, **parse_options(args.game, args.option))
+    given = parse_options(args.game, args.option)
+    start = new_game(args.game, **given)
     torch.set_num_threads(args.threads)
-    out = Path(args.out) if args.out else Path("runs") / data_name(start)
-    trainer = Trainer(start, out, settings_from(vars(args)), pick_device(args.device))
+    name = data_name(start, Starts(start, given).options)
+    out = Path(args.out) if args.out else Path("runs") / name
+    trainer = Trainer(start, out, settings_from(vars(args)), pick_device(args.device), given)
     check_resumable(trainer, given_settings(vars(args)))
-    print(
-        f"training {data_name(start)} in {out} on {trainer.device} ({trainer.describe_network()})", flush=True
-    )
+    print(f"training {name} in {out} on {trainer.device} ({trainer.describe_network()})", flush=True)
     if trainer.progress.rounds:
         done = trainer.progress.seconds / 60
         more = " (give a larger --minutes to go on)" if done >= args.minutes else ""
