@@ -462,3 +462,23 @@ def test_a_network_trained_on_random_gods_plays_every_pair_and_no_game_without_g
         assert state.is_legal(player.step(state))
     with pytest.raises(BordspelError, match="trained on santorini with"):
         player.step(new_game("santorini"))
+
+
+@pytest.mark.slow
+def test_a_run_resumes_from_its_weights_alone_with_an_empty_buffer(tmp_path: Path) -> None:
+    """A run kept in a repository keeps ``weights.pt`` (no replay buffer) and goes on from it."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from bordspel.progress import ProgressLine
+
+    quiet = ProgressLine(io.StringIO())
+    first = tiny_trainer(tmp_path)
+    first.run(None, 1, quiet)
+    assert (tmp_path / "weights.pt").stat().st_size < (tmp_path / "checkpoint.pt").stat().st_size
+    (tmp_path / "checkpoint.pt").unlink()
+    resumed = tiny_trainer(tmp_path)
+    assert resumed.progress.rounds == 1 and resumed.buffer.size == 0 and first.buffer.size > 0
+    for key, value in first.net.state_dict().items():
+        assert torch.equal(value, resumed.net.state_dict()[key]), key
+    resumed.run(None, 1, quiet)
+    assert resumed.progress.rounds == 2 and resumed.buffer.size > 0

@@ -13,7 +13,8 @@ images under the game's symmetries (``State.transform``, ``transform_move``). Th
 trains on batches drawn from the buffer. After every round the run is measured (move accuracy
 on the judged positions, when the game has a judged set; every ``match_minutes`` the score with
 search against fixed opponents), written to ``curve.png`` and ``history.json``, checkpointed
-(``checkpoint.pt``: network, optimiser, buffer, random states, history) and exported
+(``checkpoint.pt``: network, optimiser, buffer, random states, history; ``weights.pt`` the same
+without the buffer) and exported
 (``network.onnx``). Run again with the same ``--out`` to resume.
 """
 
@@ -126,6 +127,9 @@ def scheduled_rate(settings: Settings, rounds: int) -> float:
 
 CHECKPOINT_MINUTES = 3.0
 """The run's clock between two checkpoints (a run also writes one when it stops)."""
+CHECKPOINT, WEIGHTS = "checkpoint.pt", "weights.pt"
+"""The checkpoint, and the same without the replay buffer (a few megabytes: a run kept in a
+repository resumes from it, its buffer filled anew by the next rounds)."""
 
 
 def pick_device(name: str) -> torch.device:
@@ -470,24 +474,25 @@ class Trainer:
 
     # -- files -------------------------------------------------------------------------------------
     def save_checkpoint(self) -> None:
-        """Write the checkpoint: everything the run needs to go on where it stopped."""
+        """Write the checkpoint (everything the run needs to go on where it stopped) and the
+        small one without the replay buffer (:data:`WEIGHTS`), which a repository can keep."""
         self.out.mkdir(parents=True, exist_ok=True)
-        checkpoint = {
+        small = {
             "game": self.start.name,
             "options": self.options,
             "settings": asdict(self.settings),
             "net": self.net.state_dict(),
             "published": self.published.state_dict(),
             "optimiser": self.optimiser.state_dict(),
-            "buffer": self.buffer.arrays(),
             "progress": asdict(self.progress),
             "rng": self.rng.bit_generator.state,
             "random": self.random.getstate(),
             "torch": torch.get_rng_state(),
         }
-        partial = self.out / "checkpoint.pt.part"
-        torch.save(checkpoint, partial)
-        partial.replace(self.out / "checkpoint.pt")
+        for name, checkpoint in ((CHECKPOINT, {**small, "buffer": self.buffer.arrays()}), (WEIGHTS, small)):
+            partial = self.out / f"{name}.part"
+            torch.save(checkpoint, partial)
+            partial.replace(self.out / name)
 
     def save_network(self) -> None:
         """Write the published network as ONNX, the history and the curve."""
@@ -500,9 +505,14 @@ class Trainer:
         plot_curve(history, self.out / "curve.png", f"{data_name(self.start, self.options)}: self-play")
 
     def _load_checkpoint(self) -> dict[str, Any] | None:
-        path = self.out / "checkpoint.pt"
-        if not path.exists():
+        """The checkpoint to resume from: the whole one, else the small one (the buffer then
+        starts empty), else None."""
+        found = [self.out / name for name in (CHECKPOINT, WEIGHTS) if (self.out / name).exists()]
+        if not found:
             return None
+        path = found[0]
+        if path.name == WEIGHTS:
+            print(f"resuming from {path}: the replay buffer starts empty", flush=True)
         checkpoint: dict[str, Any] = torch.load(path, map_location="cpu", weights_only=False)
         if checkpoint["game"] != self.start.name or checkpoint["options"] != self.options:
             raise SystemExit(
@@ -515,7 +525,8 @@ class Trainer:
         self.net.load_state_dict(checkpoint["net"])
         self.published.load_state_dict(checkpoint.get("published", checkpoint["net"]))
         self.optimiser.load_state_dict(checkpoint["optimiser"])
-        self.buffer.restore(checkpoint["buffer"])
+        if "buffer" in checkpoint:
+            self.buffer.restore(checkpoint["buffer"])
         self.progress = Progress(**checkpoint["progress"])
         self.rng.bit_generator.state = checkpoint["rng"]
         self.random.setstate(checkpoint["random"])
