@@ -408,6 +408,7 @@ def test_a_network_with_parts_sums_them_and_exports_to_onnx(tmp_path: Path) -> N
     pytest.importorskip("onnxruntime")
     from bordspel.zero.network import ZeroNet, export_onnx, shape_of
     from bordspel.zero.player import OnnxNetwork
+    from bordspel.zero.search import policy_priors
 
     start = new_game("santorini", gods="hermes,atlas")
     encoder = encoder_of(start)
@@ -416,16 +417,23 @@ def test_a_network_with_parts_sums_them_and_exports_to_onnx(tmp_path: Path) -> N
     net = ZeroNet(shape, parts).eval()
     assert sum(p.numel() for p in net.parameters()) < 500_000
     planes = torch.randn(3, *encoder.shape)
+    chosen = [0, 443, 444, 50_000, len(parts) - 1]
     with torch.inference_mode():
-        logits, _ = net(planes)
-        scores = net.policy(net.tower(net.stem(planes)))
-    for action in (0, 443, 444, 50_000, len(parts) - 1):
-        used = parts[action][parts[action] >= 0]
-        np.testing.assert_allclose(logits[:, action].numpy(), scores[:, used].sum(dim=1).numpy(), atol=1e-5)
+        scores, _ = net(planes)
+        logits = net.logits_at(scores, torch.tensor([chosen] * 3))
+    sums = np.array([[scores[b, parts[a][parts[a] >= 0]].sum().item() for a in chosen] for b in range(3)])
+    np.testing.assert_allclose(logits.numpy(), sums, atol=1e-5)
+    masks = np.zeros((3, len(parts)), np.bool_)
+    masks[:, chosen] = True
+    priors = policy_priors(scores.numpy(), masks, net.table)
+    expected = np.exp(sums - sums.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(priors[:, chosen], expected / expected.sum(axis=1, keepdims=True), atol=1e-5)
+    assert priors.sum(axis=1) == pytest.approx(1) and not priors[~masks].any()
     path = tmp_path / "gods.onnx"
     export_onnx(net, path, {"game": "santorini", "options": start.options()})
-    ours, _ = OnnxNetwork(path).session.run(None, {"planes": planes.numpy()})
-    np.testing.assert_allclose(ours, logits.numpy(), atol=1e-4)
+    assert path.stat().st_size < 1_500_000
+    ours, _ = OnnxNetwork(path, parts).session.run(None, {"planes": planes.numpy()})
+    np.testing.assert_allclose(ours, scores.numpy(), atol=1e-4)
 
 
 def test_a_run_with_random_gods_draws_a_pair_for_every_game() -> None:

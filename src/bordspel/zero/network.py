@@ -1,8 +1,11 @@
 """The network (PyTorch, the ``train`` extra): a small residual tower with a policy and a value
 head, as in AlphaZero, sized from the codec's planes and action count; and its export to ONNX.
 
-Input: the planes ``(B, C, H, W)`` from the side to move. Outputs: one logit per action
-``(B, A)`` (illegal ones are masked out by the caller) and the value ``(B,)``, -1 to 1.
+Input: the planes ``(B, C, H, W)`` from the side to move. Outputs: the policy's scores, one
+logit per action ``(B, A)`` (illegal ones are masked out by the caller) or, where the codec
+gives the actions' parts, one score per part (an action's logit the sum of its parts', summed
+only for the actions a caller asks for: :meth:`ZeroNet.logits_at`, ``search.policy_priors``),
+and the value ``(B,)``, -1 to 1.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from bordspel.zero.search import Encoder, Evaluator, Floats, masked_softmax
+from bordspel.zero.search import Encoder, Evaluator, Floats, part_table, policy_priors
 
 __all__ = ["NetworkShape", "ZeroNet", "export_onnx", "shape_of", "torch_evaluator"]
 
@@ -68,7 +71,7 @@ class ZeroNet(nn.Module):
 
     def __init__(self, shape: NetworkShape, parts: npt.NDArray[np.int64] | None = None) -> None:
         """``parts``: the codec's ``action_parts`` when ``shape`` has parts (they are not part
-        of the weights)."""
+        of the weights, nor of the exported network)."""
         super().__init__()
         self.shape = shape
         width, cells = shape.width, shape.rows * shape.cols
@@ -81,10 +84,10 @@ class ZeroNet(nn.Module):
             nn.Conv2d(width, heads, 1, bias=False), nn.BatchNorm2d(heads), nn.ReLU(), nn.Flatten(),
             nn.Linear(heads * cells, shape.parts or shape.actions),
         )  # fmt: skip
-        if shape.parts:
-            assert parts is not None, "a shape with parts needs the codec's parts"
-            table = np.where(parts < 0, shape.parts, parts).astype(np.int32)  # ONNX keeps it: 2 MB, not 4
-            self.register_buffer("parts", torch.from_numpy(table), persistent=False)
+        self.table = part_table(parts) if shape.parts else None
+        """The parts of each action (``search.part_table``), None when it scores actions."""
+        if self.table is not None:
+            self.register_buffer("parts", torch.from_numpy(self.table), persistent=False)
         self.value = nn.Sequential(
             nn.Conv2d(width, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
             nn.Linear(2 * cells, 64), nn.ReLU(), nn.Linear(64, 1), nn.Tanh(),
@@ -92,19 +95,15 @@ class ZeroNet(nn.Module):
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         trunk = self.tower(self.stem(planes))
-        return self._logits(self.policy(trunk)), self.value(trunk).squeeze(-1)
+        return self.policy(trunk), self.value(trunk).squeeze(-1)
 
-    def _logits(self, scores: torch.Tensor) -> torch.Tensor:
-        """Each action's logit: its score, or with parts the sum of its parts' scores (a part
-        number past the last scores 0)."""
-        if not self.shape.parts:
-            return scores
-        scored = torch.cat([scores, torch.zeros_like(scores[:, :1])], dim=1)
-        parts = self.get_buffer("parts")
-        logits = scored[:, parts[:, 0]]
-        for column in range(1, self.shape.part_columns):
-            logits = logits + scored[:, parts[:, column]]
-        return logits
+    def logits_at(self, scores: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """The logits ``(B, L)`` of ``actions`` ``(B, L)`` from the policy's ``scores``."""
+        if self.table is None:
+            return scores.gather(1, actions)
+        padded = torch.cat([scores, torch.zeros_like(scores[:, :1])], dim=1)
+        parts = self.get_buffer("parts")[actions]  # (B, L, J)
+        return padded.gather(1, parts.flatten(1)).view(parts.shape).sum(dim=2)
 
 
 def torch_evaluator(net: ZeroNet, device: torch.device) -> Evaluator:
@@ -113,8 +112,8 @@ def torch_evaluator(net: ZeroNet, device: torch.device) -> Evaluator:
     def evaluate(planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
         net.eval()
         with torch.inference_mode():
-            logits, values = net(torch.from_numpy(planes).to(device))
-        return masked_softmax(logits.float().cpu().numpy(), masks), values.float().cpu().numpy()
+            scores, values = net(torch.from_numpy(planes).to(device))
+        return policy_priors(scores.float().cpu().numpy(), masks, net.table), values.float().cpu().numpy()
 
     return evaluate
 

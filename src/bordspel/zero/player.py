@@ -30,9 +30,11 @@ from bordspel.zero.search import (
     Floats,
     Node,
     SearchSettings,
+    Table,
     batched_search,
     evaluate_states,
-    masked_softmax,
+    part_table,
+    policy_priors,
 )
 
 __all__ = ["DEFAULT_PLAYOUTS", "OnnxNetwork", "ZeroPlayer"]
@@ -43,7 +45,8 @@ DEFAULT_PLAYOUTS = 200
 class OnnxNetwork:
     """An exported network in an onnxruntime session, with the game and options it was trained on."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, parts: Table | None = None) -> None:
+        """The network at ``path``, whose policy scores the codec's ``parts`` when it gives them."""
         try:
             import onnxruntime
         except ImportError:
@@ -55,11 +58,12 @@ class OnnxNetwork:
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.game: str = json.loads(metadata["game"])
         self.options: dict[str, Any] = json.loads(metadata["options"])
+        self.table = part_table(parts)
 
     def evaluate(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
         """The search's evaluator: priors over the legal actions and values."""
-        logits, values = self.session.run(None, {"planes": planes})
-        return masked_softmax(logits, masks), np.asarray(values, dtype=np.float32)
+        scores, values = self.session.run(None, {"planes": planes})
+        return policy_priors(scores, masks, self.table), np.asarray(values, dtype=np.float32)
 
 
 class ZeroPlayer(SearchesInRounds):
@@ -139,11 +143,12 @@ class ZeroPlayer(SearchesInRounds):
         if key not in self.networks:
             path = self._path(state, key)
             opened = [network for network, _ in self.networks.values() if network.path == path]
-            network = opened[0] if opened else OnnxNetwork(path)
+            codec = codec_for(state.name, state)
+            network = opened[0] if opened else OnnxNetwork(path, codec.action_parts(state))
             mismatch = _mismatch(network, state)
             if mismatch:
                 raise BordspelError(f"{path} was trained on {mismatch}")
-            self.networks[key] = network, Encoder(codec_for(state.name, state), state)
+            self.networks[key] = network, Encoder(codec, state)
         return self.networks[key]
 
     def _path(self, state: State, key: str) -> Path:

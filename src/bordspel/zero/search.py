@@ -35,6 +35,8 @@ __all__ = [
     "evaluate_states",
     "improved_policy",
     "masked_softmax",
+    "part_table",
+    "policy_priors",
 ]
 
 Floats = npt.NDArray[np.float32]
@@ -50,6 +52,31 @@ def masked_softmax(logits: Floats, masks: npt.NDArray[np.bool_]) -> Floats:
     weights: Floats = np.exp(shifted - shifted.max(axis=1, keepdims=True)).astype(np.float32)
     shares: Floats = weights / weights.sum(axis=1, keepdims=True)
     return shares
+
+
+Table = npt.NDArray[np.int64]
+
+
+def part_table(parts: Table | None) -> Table | None:
+    """A codec's ``action_parts`` with each -1 made the number after the last part (a part
+    that scores 0), as :func:`policy_priors` reads them; None stays None."""
+    return None if parts is None else np.where(parts < 0, int(parts.max()) + 1, parts)
+
+
+def policy_priors(scores: Floats, masks: npt.NDArray[np.bool_], table: Table | None) -> Floats:
+    """The priors ``(B, A)`` over the legal actions from a network's policy scores: the actions'
+    logits, or with a :func:`part_table` the parts' scores, an action's logit the sum of its
+    parts' (summed for the legal actions only)."""
+    if table is None:
+        return masked_softmax(scores, masks)
+    padded = np.concatenate([scores, np.zeros((len(scores), 1), scores.dtype)], axis=1)
+    priors = np.zeros(masks.shape, dtype=np.float32)
+    for row, mask in enumerate(masks):
+        legal = np.flatnonzero(mask)
+        logits = padded[row, table[legal]].sum(axis=1)
+        weights = np.exp(logits - logits.max())
+        priors[row, legal] = weights / weights.sum()
+    return priors
 
 
 class Encoder:

@@ -391,8 +391,8 @@ class Trainer:
         planes, actions, shares, legal, results = (
             torch.from_numpy(a).to(self.device) for a in self.buffer.sample(self.settings.batch, self.rng)
         )
-        logits, values = self.net(planes)
-        log_priors = torch.log_softmax(logits.gather(1, actions).masked_fill(~legal, -1e9), dim=1)
+        scores, values = self.net(planes)
+        log_priors = torch.log_softmax(self.net.logits_at(scores, actions).masked_fill(~legal, -1e9), dim=1)
         policy_loss = -(shares * log_priors).sum(dim=1).mean()
         value_loss = torch.nn.functional.mse_loss(values, results)
         self.optimiser.zero_grad()

@@ -133,9 +133,16 @@ class _Summary(NamedTuple):
     order: str
 
 
-def _summary(state: SantoriniState, move: Any) -> _Summary:
-    colour = state.colour_of(state.turn)
-    where = {cell: slot for slot, cell in enumerate(state.workers) if cell >= 0}
+class _At(NamedTuple):
+    """What a god turn's id reads of its position: the workers and the mover's colour."""
+
+    workers: tuple[int, ...]
+    colour: int
+
+
+def _summary(at: _At, move: Any) -> _Summary:
+    colour = at.colour
+    where = {cell: slot for slot, cell in enumerate(at.workers) if cell >= 0}
     starts: dict[int, int] = {}
     builds: list[tuple[int, int]] = []
     removals: list[int] = []
@@ -170,13 +177,13 @@ def _fits(values: tuple[int, ...]) -> tuple[int, ...] | None:
     return None if min(values, default=0) < 0 else values
 
 
-def _zero(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _zero(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if s.own or s.rivals or s.removals or len(s.builds) != 1:
         return None
     return s.builds[0]
 
 
-def _one_step(state: SantoriniState, s: _Summary) -> tuple[int, int, int] | None:
+def _one_step(at: _At, s: _Summary) -> tuple[int, int, int] | None:
     """The worker (0 or 1), step direction and new square of the one own step of a turn."""
     if len(s.own) != 1 or s.rivals or s.removals:
         return None
@@ -185,8 +192,8 @@ def _one_step(state: SantoriniState, s: _Summary) -> tuple[int, int, int] | None
     return None if d < 0 else (slot % 2, d, end)
 
 
-def _step(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
-    stepped = _one_step(state, s)
+def _step(at: _At, s: _Summary) -> tuple[int, ...] | None:
+    stepped = _one_step(at, s)
     if stepped is None or "b" in s.order.split("m")[0]:
         return None
     k, d, end = stepped
@@ -201,7 +208,7 @@ def _step(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
     return None
 
 
-def _one(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _one(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if len(s.own) != 1 or s.rivals or s.removals or len(s.builds) > 1 or s.order.startswith("b"):
         return None
     build = 1 + s.builds[0][0] * 2 + s.builds[0][1] if s.builds else 0
@@ -217,8 +224,8 @@ def _won_or_built(end: int, s: _Summary, first: int) -> int:
     return _spot(end, rest[0][0]) if len(rest) == 1 and not rest[0][1] else -1
 
 
-def _pre(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
-    stepped = _one_step(state, s)
+def _pre(at: _At, s: _Summary) -> tuple[int, ...] | None:
+    stepped = _one_step(at, s)
     if stepped is None or s.order not in ("bm", "bmb") or s.builds[0][1]:
         return None
     k, d, end = stepped
@@ -226,7 +233,7 @@ def _pre(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
     return _fits((k, _spot(start, s.builds[0][0]), d, _won_or_built(end, s, 1)))
 
 
-def _force(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _force(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if len(s.own) != 1 or len(s.rivals) != 1 or s.order not in ("rm", "rmb"):
         return None
     _, start, end = s.own[0]
@@ -236,52 +243,51 @@ def _force(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
     return _fits((s.own[0][0] % 2, f, _spot(start, end), _won_or_built(end, s, 0)))
 
 
-def _other_worker(state: SantoriniState, k: int) -> int:
+def _other_worker(at: _At, k: int) -> int:
     """The cell of the mover's other worker (not ``k``)."""
-    return state.workers[2 * state.colour_of(state.turn) + 1 - k]
+    return at.workers[2 * at.colour + 1 - k]
 
 
-def _remove(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _remove(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if len(s.own) != 1 or s.rivals or s.order != "mbx" or s.builds[0][1]:
         return None
     _, start, end = s.own[0]
     k = s.own[0][0] % 2
-    other = _other_worker(state, k)
+    other = _other_worker(at, k)
     return _fits((k, _spot(start, end), _spot(end, s.builds[0][0]), _spot(other, s.removals[0])))
 
 
-def _poseidon(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
-    stepped = _one_step(state, s)
+def _poseidon(at: _At, s: _Summary) -> tuple[int, ...] | None:
+    stepped = _one_step(at, s)
     if stepped is None or not s.order.startswith("mbb") or any(kind for _, kind in s.builds):
         return None
     k, d, end = stepped
-    other = _other_worker(state, k)
+    other = _other_worker(at, k)
     spots = tuple(sorted(_spot(other, cell) for cell, _ in s.builds[1:]))
     if -1 in spots or spots not in POSEIDON_BAGS:
         return None
     return _fits((k, d, _spot(end, s.builds[0][0]), POSEIDON_BAGS[spots]))
 
 
-def _extra(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _extra(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if len(s.own) != 1 or len(s.rivals) != 1 or s.order != "mbrb" or any(kind for _, kind in s.builds):
         return None
     slot, start, end = s.own[0]
     other, rival_start, rival_end = s.rivals[0]
-    colour = state.colour_of(state.turn)
-    r = [i for i in range(len(state.workers)) if i // 2 != colour].index(other)
+    r = [i for i in range(len(at.workers)) if i // 2 != at.colour].index(other)
     spots = (_spot(start, end), _spot(end, s.builds[0][0]))
     rival = (_spot(rival_start, rival_end), _spot(rival_end, s.builds[1][0]))
     return _fits((slot % 2, *spots, r, *rival))
 
 
-def _hermes(state: SantoriniState, s: _Summary) -> tuple[int, ...] | None:
+def _hermes(at: _At, s: _Summary) -> tuple[int, ...] | None:
     if len(s.own) != 2 or s.rivals or s.removals or len(s.builds) != 1 or s.builds[0][1]:
         return None
     cell0, cell1 = (end for _, _, end in sorted(s.own))
     return cell0, cell1, s.builds[0][0]
 
 
-Reader = Callable[[SantoriniState, _Summary], "tuple[int, ...] | None"]
+Reader = Callable[[_At, _Summary], "tuple[int, ...] | None"]
 
 _READERS: dict[int, tuple[tuple[str, Reader], ...]] = {
     0: (("ZERO", _zero),),
@@ -352,9 +358,15 @@ def _table(state: SantoriniState) -> tuple[dict[Any, int], dict[int, Any]]:
 
 def _family_id(state: SantoriniState, move: Any) -> int | None:
     """The id of the first family that ``move`` (a legal turn) fits, None when it fits none."""
-    summary = _summary(state, move)
+    return _family_id_at(_At(state.workers, state.colour_of(state.turn)), move)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _family_id_at(at: _At, move: Any) -> int | None:
+    """:func:`_family_id`, by what it reads of the position (positions of a search share many)."""
+    summary = _summary(at, move)
     for name, read in _READERS.get(len(summary.own), ()):
-        values = read(state, summary)
+        values = read(at, summary)
         if values is not None:
             return FAMILIES[name].id_of(values)
     return None
