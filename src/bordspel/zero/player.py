@@ -32,7 +32,7 @@ from bordspel.zero.search import (
     SearchSettings,
     Table,
     batched_search,
-    evaluate_states,
+    evaluate_nodes,
     part_table,
     policy_priors,
 )
@@ -128,8 +128,8 @@ class ZeroPlayer(SearchesInRounds):
         playouts = self.playouts if limit is None or limit.nodes is None else limit.nodes
         seconds = self.time_limit if limit is None or limit.time is None else limit.time
         if playouts <= 0:
-            _, _, priors, values = evaluate_states([state], encoder, network.evaluate)
-            root.priors = priors[0][root.actions].astype(np.float64)
+            priors, values = evaluate_nodes([root], encoder, network.evaluate)
+            root.priors = priors[0].astype(np.float64)
             root.totals[:] = float(values[0])  # the network's value, for the score
             return root
         deadline = None if seconds is None else time.monotonic() + seconds

@@ -32,7 +32,7 @@ __all__ = [
     "SearchSettings",
     "SequentialHalving",
     "batched_search",
-    "evaluate_states",
+    "evaluate_nodes",
     "improved_policy",
     "masked_softmax",
     "part_table",
@@ -281,16 +281,14 @@ def improved_policy(
     return policy
 
 
-def evaluate_states(
-    states: list[State], encoder: Encoder, evaluate: Evaluator
-) -> tuple[list[list[Any]], list[npt.NDArray[np.int64]], Floats, Floats]:
-    """The legal moves, actions, priors (of those actions) and values of unfinished positions,
-    in one call of the network."""
-    legal = [encoder.legal(state) for state in states]
-    planes = np.stack([encoder.planes(state) for state in states])
-    masks = np.stack([encoder.mask(actions) for _, actions in legal])
+def evaluate_nodes(nodes: list[Node], encoder: Encoder, evaluate: Evaluator) -> tuple[list[Floats], Floats]:
+    """The priors of each unfinished node's moves (summing to 1) and the nodes' values, in one
+    call of the network."""
+    planes = np.stack([encoder.planes(node.state) for node in nodes])
+    masks = np.stack([encoder.mask(node.actions) for node in nodes])
     priors, values = evaluate(planes, masks)
-    return [moves for moves, _ in legal], [actions for _, actions in legal], priors, values
+    chosen = [prior[node.actions] for node, prior in zip(nodes, priors)]
+    return [shares / shares.sum() for shares in chosen], values
 
 
 def batched_search(
@@ -346,11 +344,9 @@ def _expand(leaves: list[Node], encoder: Encoder, evaluate: Evaluator, paths: li
     """Value ``leaves`` in one network call, set their priors and back the values up ``paths``."""
     if not leaves:
         return
-    _, _, priors, values = evaluate_states([leaf.state for leaf in leaves], encoder, evaluate)
+    priors, values = evaluate_nodes(leaves, encoder, evaluate)
     for leaf, prior in zip(leaves, priors):
-        chosen = prior[leaf.actions].astype(np.float64)  # the node's own moves (a root may keep only some)
-        count = len(leaf.actions)
-        leaf.priors = chosen / chosen.sum() if chosen.sum() > 0 else np.full(count, 1.0 / count)
+        leaf.priors = prior.astype(np.float64)
     for path, value in zip(paths, values):
         mover = path[-1][0].state.to_move
         _backup(path, tuple(float(value) if seat == mover else -float(value) for seat in range(2)))
