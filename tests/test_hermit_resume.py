@@ -18,8 +18,9 @@ from bordspel.games.hermit import book as book_module
 from bordspel.games.hermit.book import Book, Frontier
 from bordspel.games.hermit.engine import HermitState
 from bordspel.games.hermit.proof import ProofSolver
-from bordspel.games.hermit.resume import Resumable, Stopped
+from bordspel.games.hermit.resume import Resumable
 from bordspel.games.hermit.solve import read_results
+from bordspel.stopping import Stopped
 
 if load("hermit_core") is None:
     pytest.skip("the compiled Hermit core is not built", allow_module_level=True)

@@ -490,3 +490,29 @@ def test_a_run_resumes_from_its_weights_alone_with_an_empty_buffer(tmp_path: Pat
         assert torch.equal(value, resumed.net.state_dict()[key]), key
     resumed.run(None, 1, quiet)
     assert resumed.progress.rounds == 2 and resumed.buffer.size > 0
+
+
+@pytest.mark.slow
+def test_a_run_stopped_by_sigterm_saves_itself_in_self_play_and_keeps_its_last_round_in_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch")
+    import os
+    import signal
+
+    from bordspel.progress import ProgressLine
+    from bordspel.stopping import Stopped
+
+    quiet = ProgressLine(io.StringIO())
+    trainer = tiny_trainer(tmp_path)
+    trainer.run(None, 1, quiet)
+    (tmp_path / "weights.pt").unlink()
+    for phase in ("self_play", "learn"):
+        monkeypatch.setattr(trainer, phase, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
+        with pytest.raises(Stopped):
+            trainer.run(None, 1, quiet)
+        monkeypatch.undo()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+        assert (tmp_path / "weights.pt").exists() == (phase == "self_play")
+        (tmp_path / "weights.pt").unlink(missing_ok=True)
+    assert trainer.saved_rounds == 1 and tiny_trainer(tmp_path).progress.rounds == 1

@@ -24,7 +24,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -38,6 +38,7 @@ from bordspel.ai.registry import knowledge, make_player
 from bordspel.core import BordspelError, State, new_game
 from bordspel.progress import ProgressLine
 from bordspel.rl.codecs import codec_for
+from bordspel.stopping import Stopped, stop_on_signals
 from bordspel.zero import DATA, data_name
 from bordspel.zero.actors import Actors, Job, self_play_games, start_actors
 from bordspel.zero.judge import Judged, read_judged
@@ -269,6 +270,10 @@ class Trainer:
         )
         self.buffer = Buffer(settings.buffer, self.encoder.shape)
         self.progress = Progress()
+        self.saved_rounds = 0
+        """The rounds of the last checkpoint written or read."""
+        self.playing = False
+        """Whether the run is in self-play (a stop there loses nothing of the rounds before)."""
         self.ticked = time.monotonic()
         self.rng = np.random.default_rng(settings.seed)
         self.random = random.Random(settings.seed)
@@ -289,10 +294,23 @@ class Trainer:
             return over_time or (stop_round is not None and self.progress.rounds >= stop_round)
 
         self.ticked = time.monotonic()
+        with stop_on_signals():
+            try:
+                self._rounds(done, line, actors)
+            except Stopped:
+                if self.playing:  # nothing changed since the last round: save it
+                    self.tick()
+                    self.save_checkpoint()
+                raise
+
+    def _rounds(self, done: Callable[[], bool], line: ProgressLine, actors: Actors | None) -> None:
+        """Play, train, measure and save rounds until ``done``."""
         last_checkpoint = self.progress.seconds
         pending: set[Future[list[PlayedGame]]] = set()
         while not done():
+            self.playing = True
             played = self.self_play(line) if actors is None else self.gather(actors, pending, line)
+            self.playing = False
             loss = self.learn(self.value_targets(played), line)
             self.progress.rounds += 1
             point = self.measure(loss, line, self.gate(line))
@@ -493,6 +511,7 @@ class Trainer:
             partial = self.out / f"{name}.part"
             torch.save(checkpoint, partial)
             partial.replace(self.out / name)
+        self.saved_rounds = self.progress.rounds
 
     def save_network(self) -> None:
         """Write the published network as ONNX, the history and the curve."""
@@ -528,6 +547,7 @@ class Trainer:
         if "buffer" in checkpoint:
             self.buffer.restore(checkpoint["buffer"])
         self.progress = Progress(**checkpoint["progress"])
+        self.saved_rounds = self.progress.rounds
         self.rng.bit_generator.state = checkpoint["rng"]
         self.random.setstate(checkpoint["random"])
         torch.set_rng_state(checkpoint["torch"])
@@ -622,6 +642,12 @@ def train_from_arguments(args: Any) -> int:
         print(f"self-play by {actors.count} {'Ray actors' if args.ray else 'actor processes'}", flush=True)
     try:
         trainer.run(args.minutes, args.rounds, ProgressLine(), actors)
+    except Stopped as stop:
+        saved = (
+            f"after round {trainer.saved_rounds}" if trainer.saved_rounds else "not saved: no round had ended"
+        )
+        print(f"{stop}: the run in {out} is {saved}; run the same command to go on")
+        raise SystemExit(128 + stop.signum) from None
     finally:
         if actors is not None:
             actors.close()

@@ -142,8 +142,9 @@ def _backend(args: argparse.Namespace) -> Backend | None:
 
 def resume(size: int, args: argparse.Namespace) -> None:
     """``--resume``: settle the classes reply by reply, saving to the data folder; report."""
-    from bordspel.games.hermit.resume import Resumable, Stopped, checkout_data
+    from bordspel.games.hermit.resume import Resumable, checkout_data
     from bordspel.games.hermit.solve import table_bits
+    from bordspel.stopping import Stopped
 
     data = Path(args.data) if args.data else checkout_data(size)
     if data is None:

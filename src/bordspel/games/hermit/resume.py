@@ -19,11 +19,8 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 
 from bordspel.ai.arena import Backend
 from bordspel.games.hermit.book import Book, Frontier
@@ -31,18 +28,9 @@ from bordspel.games.hermit.disk import DiskTable
 from bordspel.games.hermit.engine import HermitMove
 from bordspel.games.hermit.solve import Settled, _log, first_move_classes, read_results
 from bordspel.games.hermit.subproblem import Learned, Line, Search, SubProblem, settle_subproblem
+from bordspel.stopping import SIGNALS, stop_on_signals
 
-__all__ = ["Resumable", "Stopped", "checkout_data", "default_cache"]
-
-SIGNALS = (signal.SIGTERM, signal.SIGINT)
-
-
-class Stopped(Exception):
-    """The run was asked to stop (SIGTERM or SIGINT) and has saved what it learned."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(f"stopped by {signal.Signals(signum).name}")
-        self.signum = signum
+__all__ = ["Resumable", "checkout_data", "default_cache"]
 
 
 def checkout_data(n: int) -> Path | None:
@@ -102,7 +90,7 @@ class Resumable:
         it goes; every class settled (this run's and earlier ones'). Raises ``Stopped``."""
         self._load()
         settled = read_results(self.results_path, self.n)
-        with _stop_on_signals():
+        with stop_on_signals():
             try:
                 for moves in self._classes():
                     if self.first_only and any(result.wins for result in settled.values()):
@@ -307,20 +295,3 @@ class _Tasks:
     def add(self, learned: Learned) -> None:
         self.examined += learned.examined
         self.table_fill = learned.table_fill
-
-
-@contextmanager
-def _stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGINT raise ``Stopped`` (once: a second one is ignored) while inside."""
-
-    def stop(signum: int, _: FrameType | None) -> None:
-        for each in SIGNALS:
-            signal.signal(each, signal.SIG_IGN)
-        raise Stopped(signum)
-
-    previous = [signal.signal(each, stop) for each in SIGNALS]
-    try:
-        yield
-    finally:
-        for each, handler in zip(SIGNALS, previous, strict=True):
-            signal.signal(each, handler)
