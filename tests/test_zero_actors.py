@@ -72,6 +72,8 @@ def test_gating_publishes_the_trained_network_only_when_it_wins_the_duel(
     assert 0 <= point["gate"] <= 1 and point["published"] is published
     assert same_weights(trainer.published, trainer.net) is published
     assert same_weights(trainer.published, first) is not published
+    resumed = tiny_trainer(tmp_path, gate_games=4, gate_margin=margin, match_simulations=4)
+    assert same_weights(resumed.published, trainer.published) and same_weights(resumed.net, trainer.net)
 
 
 def test_without_gating_every_round_publishes(tmp_path: Path) -> None:

@@ -500,13 +500,14 @@ class Trainer:
             "options": self.options,
             "settings": asdict(self.settings),
             "net": self.net.state_dict(),
-            "published": self.published.state_dict(),
             "optimiser": self.optimiser.state_dict(),
             "progress": asdict(self.progress),
             "rng": self.rng.bit_generator.state,
             "random": self.random.getstate(),
             "torch": torch.get_rng_state(),
         }
+        if self.settings.gate_games > 0:  # else the published network is the trained one
+            small["published"] = self.published.state_dict()
         for name, checkpoint in ((CHECKPOINT, {**small, "buffer": self.buffer.arrays()}), (WEIGHTS, small)):
             partial = self.out / f"{name}.part"
             torch.save(checkpoint, partial)
