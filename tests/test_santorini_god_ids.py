@@ -191,3 +191,18 @@ def test_dionysus_chains_of_extra_turns_are_numbered_by_rank_in_their_family() -
     move = state.parse_move("c4c3+b3+b1c2+d3+c2b1+a1")
     assert id_fields(god_turn_id(state, move))[0] == "CHAIN"
     assert check_position(state) > 500
+
+
+def test_a_position_with_its_workers_listed_the_other_way_numbers_its_own_chains() -> None:
+    """Found by a training run with random gods: the ranks of Dionysus's chains were cached by
+    the position alone, and an equal position whose workers are listed the other way (whose
+    chains are other turns) found no rank for its own."""
+    board = "02122/11301/13044/11401/10141 turn=1 players=2 gods=dionysus,hermes"
+    first, second = (SantoriniState.from_str(f"{board} workers=b2e5,{pair}") for pair in ("d4d2", "d2d4"))
+    assert first == second
+    codec = codec_for("santorini", first)
+    for state in (first, second):
+        moves = state.legal_moves()
+        actions = codec.encode_legal(state, moves)
+        assert [codec.decode(state, action) for action in actions] == moves
+        assert any(id_fields(action - 444)[0] == "CHAIN" for action in actions if action >= 444)

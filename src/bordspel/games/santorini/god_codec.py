@@ -337,10 +337,16 @@ def id_fields(number: int) -> tuple[str, dict[str, int]]:
     raise BordspelError(f"a god-turn id is 0-{GOD_TURNS - 1}, not {number}")
 
 
-@functools.lru_cache(maxsize=256)
 def _table(state: SantoriniState) -> tuple[dict[Any, int], dict[int, Any]]:
     """The ids of the position's god turns, and the turns by id. Turns that fit no family
     (CHAIN) are numbered by their rank in the order of their text."""
+    return _table_listed(state, state.workers)
+
+
+@functools.lru_cache(maxsize=256)
+def _table_listed(state: SantoriniState, listed: tuple[int, ...]) -> tuple[dict[Any, int], dict[int, Any]]:
+    """:func:`_table`, cached by the position and its workers as listed: positions equal but for
+    the order a colour's workers are listed in have turns of their own (``generator.table``)."""
     ids: dict[Any, int] = {}
     unfit = []
     for move in state.legal_moves():
