@@ -382,6 +382,9 @@ def test_a_checkpoint_keeps_the_buffers_filled_rows_only() -> None:
     assert actions.shape == shares.shape == legal.shape == (8, 5) and not shares[~legal].any()
     restored.add(rng.random((2, 3, 3)), np.array([7]), np.array([1.0]), 1.0)
     assert restored.size == 4 and restored.next == 4
+    empty = Buffer(10, (2, 3, 3))
+    empty.restore(Buffer(10, (2, 3, 3)).arrays())
+    assert empty.size == 0 and len(empty.actions) == len(empty.shares) == 10
 
 
 def test_the_actions_with_gods_are_scored_by_a_few_thousand_parts_that_tell_them_apart() -> None:
@@ -432,16 +435,28 @@ def test_a_network_with_parts_sums_them_and_exports_to_onnx(tmp_path: Path) -> N
     path = tmp_path / "gods.onnx"
     export_onnx(net, path, {"game": "santorini", "options": start.options()})
     assert path.stat().st_size < 1_500_000
-    ours, _ = OnnxNetwork(path, parts).session.run(None, {"planes": planes.numpy()})
+    network = OnnxNetwork(path)
+    network.score_parts(parts)
+    ours, _ = network.session.run(None, {"planes": planes.numpy()})
     np.testing.assert_allclose(ours, scores.numpy(), atol=1e-4)
+    with pytest.raises(BordspelError, match="scores 2315 parts of actions where this game's codec has none"):
+        network.score_parts(None)
 
 
 def test_a_run_with_random_gods_draws_a_pair_for_every_game() -> None:
     from bordspel.zero import option_plays
     from bordspel.zero.selfplay import Starts, opened
 
-    starts = Starts(new_game("santorini", gods="random", seed=1), {"gods": "random"})
+    start = new_game("santorini", gods="random", seed=1)
+    starts = Starts(start, {"gods": "random"})
     assert starts.drawn and starts.options["gods"] == "random"
+    assert Starts(start, {"gods": " RANDOM "}).options == starts.options
+    named = Starts(new_game("santorini", gods="Apollo, Athena"), {"gods": "Apollo, Athena"})
+    assert not named.drawn and named.options["gods"] == "apollo,athena"
+    seeded = Starts(start, {"gods": "random", "seed": 1})
+    assert not seeded.drawn and seeded.options == start.options()
+    with pytest.raises(BordspelError, match="only with gods=random, not gods=simple"):
+        Starts(new_game("santorini", gods="simple"), {"gods": "simple"})
     rng = random.Random(2)
     pairs = {opened(starts, 0, rng).powers.gods for _ in range(12)}
     assert len(pairs) > 6
@@ -493,7 +508,7 @@ def test_a_run_resumes_from_its_weights_alone_with_an_empty_buffer(tmp_path: Pat
 
 
 @pytest.mark.slow
-def test_a_run_stopped_by_sigterm_saves_itself_in_self_play_and_keeps_its_last_round_in_training(
+def test_a_run_stopped_by_sigterm_saves_itself_in_self_play_and_keeps_its_last_checkpoint_in_training(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("torch")

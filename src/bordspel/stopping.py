@@ -8,6 +8,7 @@ up, and the command says where the run is saved and exits with ``128 + signum``.
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -27,7 +28,11 @@ class Stopped(Exception):
 
 @contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGINT raise ``Stopped`` (once: a second one is ignored) while inside."""
+    """SIGTERM and SIGINT raise ``Stopped`` (once: a second one is ignored) while inside (in the
+    main thread; elsewhere, where Python handles no signals, it does nothing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
     def stop(signum: int, _: FrameType | None) -> None:
         for each in SIGNALS:

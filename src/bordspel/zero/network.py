@@ -127,17 +127,19 @@ def export_onnx(net: ZeroNet, path: Path, metadata: dict[str, Any]) -> None:
     example = torch.zeros(1, shape.channels, shape.rows, shape.cols)
     net = net.to("cpu").eval()
     path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".part")
     torch.onnx.export(
         net,
         (example,),
-        str(path),
+        str(partial),
         input_names=["planes"],
         output_names=["logits", "value"],
         dynamic_axes={"planes": {0: "batch"}, "logits": {0: "batch"}, "value": {0: "batch"}},
         dynamo=False,
     )
-    model = onnx.load(str(path))
+    model = onnx.load(str(partial))
     for key, value in {**metadata, "shape": asdict(shape)}.items():
         entry = model.metadata_props.add()
         entry.key, entry.value = key, json.dumps(value, default=str)
-    onnx.save(model, str(path))
+    onnx.save(model, str(partial))
+    partial.replace(path)

@@ -45,8 +45,7 @@ DEFAULT_PLAYOUTS = 200
 class OnnxNetwork:
     """An exported network in an onnxruntime session, with the game and options it was trained on."""
 
-    def __init__(self, path: Path, parts: Table | None = None) -> None:
-        """The network at ``path``, whose policy scores the codec's ``parts`` when it gives them."""
+    def __init__(self, path: Path) -> None:
         try:
             import onnxruntime
         except ImportError:
@@ -58,6 +57,18 @@ class OnnxNetwork:
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.game: str = json.loads(metadata["game"])
         self.options: dict[str, Any] = json.loads(metadata["options"])
+        self.scored: int = json.loads(metadata.get("shape", "{}")).get("parts", 0)
+        self.table: Table | None = None
+
+    def score_parts(self, parts: Table | None) -> None:
+        """Read the policy as scores of the codec's ``parts`` (None: of its actions); refused when
+        the network scores another number of parts."""
+        wanted = 0 if parts is None else int(parts.max()) + 1
+        if self.scored != wanted:
+            raise BordspelError(
+                f"{self.path} scores {self.scored or 'no'} parts of actions where this game's codec has "
+                f"{wanted or 'none'}: it was made for another version of the codec; train it anew"
+            )
         self.table = part_table(parts)
 
     def evaluate(self, planes: Floats, masks: np.ndarray) -> tuple[Floats, Floats]:
@@ -143,11 +154,12 @@ class ZeroPlayer(SearchesInRounds):
         if key not in self.networks:
             path = self._path(state, key)
             opened = [network for network, _ in self.networks.values() if network.path == path]
-            codec = codec_for(state.name, state)
-            network = opened[0] if opened else OnnxNetwork(path, codec.action_parts(state))
+            network = opened[0] if opened else OnnxNetwork(path)
             mismatch = _mismatch(network, state)
             if mismatch:
                 raise BordspelError(f"{path} was trained on {mismatch}")
+            codec = codec_for(state.name, state)
+            network.score_parts(codec.action_parts(state))
             self.networks[key] = network, Encoder(codec, state)
         return self.networks[key]
 

@@ -76,9 +76,10 @@ class Buffer:
         """Take the contents of a checkpoint (:meth:`arrays`) into this buffer's first rows."""
         count = len(arrays["planes"])
         self.planes[:count], self.results[:count] = arrays["planes"], arrays["results"]
-        ends = np.cumsum(arrays["lengths"])
-        self.actions[:count] = np.split(np.asarray(arrays["actions"], np.int64), ends[:-1])
-        self.shares[:count] = np.split(np.asarray(arrays["shares"], np.float32), ends[:-1])
+        ends = np.cumsum(arrays["lengths"])[:-1]
+        for key, kind in (("actions", np.int64), ("shares", np.float32)):
+            rows = np.split(np.asarray(arrays[key], kind), ends) if count else []
+            getattr(self, key)[:count] = rows
         self.size, self.next = int(arrays["size"]), int(arrays["next"])
 
 

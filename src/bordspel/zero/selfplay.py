@@ -15,6 +15,7 @@ seat whose search values its position below ``-resign`` resigns (0: never).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,9 +24,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bordspel.core import State, game_part, new_game
+from bordspel.core import BordspelError, State, game_part, new_game
 from bordspel.rl import draws_start
 from bordspel.rl.vector import VECTOR_PART, PythonBatch
+from bordspel.zero import DRAWN
 from bordspel.zero.forest import (
     BatchMaker,
     CopyingBatch,
@@ -93,26 +95,43 @@ def resigned(value: float, mover: int, settings: PlaySettings) -> tuple[float, .
 class Starts:
     """Where a run's games start: from ``first``, or, where the run's ``given`` options draw the
     start from a seed (Santorini's ``gods=random``, see ``bordspel.rl.draws_start``), from a
-    start drawn anew for each game."""
+    start drawn anew for each game. A run draws an option only as ``random`` (``DRAWN``): its
+    network then plays any value of it."""
 
     first: State
     given: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for key in self.drawn_keys:
+            if str(self.given.get(key, "")).strip().lower() != DRAWN:
+                raise BordspelError(
+                    f"a training run draws {key} for every game only with {key}={DRAWN}, "
+                    f"not {key}={self.given.get(key)}: give {DRAWN}, or name the values"
+                )
+
+    @functools.cached_property
+    def drawn_keys(self) -> frozenset[str]:
+        """The options each game draws: those that differ between starts drawn from a few seeds."""
+        if not draws_start(self.first.name, self.given):
+            return frozenset()
+        seen = [new_game(self.first.name, **self.given, seed=seed).options() for seed in range(8)]
+        return frozenset(key for key in seen[0] if any(other.get(key) != seen[0][key] for other in seen))
+
     @property
     def options(self) -> dict[str, Any]:
-        """The run's options: the first start's with the given ones over them (``gods=random``)."""
-        return {**self.first.options(), **self.given}
+        """The run's options: the first start's, with ``random`` for the drawn ones."""
+        return {**self.first.options(), **dict.fromkeys(self.drawn_keys, DRAWN)}
 
     @property
     def drawn(self) -> bool:
         """Whether each game draws its start."""
-        return draws_start(self.first.name, self.given) and self.options != self.first.options()
+        return bool(self.drawn_keys)
 
     def draw(self, rng: random.Random) -> State:
         """A game's start: drawn from a seed of ``rng``, or the first."""
         if not self.drawn:
             return self.first
-        return new_game(self.first.name, **self.options, seed=rng.getrandbits(32))
+        return new_game(self.first.name, **self.given, seed=rng.getrandbits(32))
 
 
 def opened(starts: Starts, plies: int, rng: random.Random) -> State:

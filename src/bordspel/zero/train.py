@@ -298,7 +298,7 @@ class Trainer:
             try:
                 self._rounds(done, line, actors)
             except Stopped:
-                if self.playing:  # nothing changed since the last round: save it
+                if self.playing and self.progress.rounds:  # nothing changed since the last round
                     self.tick()
                     self.save_checkpoint()
                 raise
