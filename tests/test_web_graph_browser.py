@@ -84,7 +84,7 @@ def test_the_analysis_board_names_the_players_and_their_gods(browser: Browser, b
     page = contexts[1].new_page()
     page.goto(f"{base_url}/analysis#game=santorini&position={quote(game['position'])}&from={game['id']}")
     players = page.locator("#board-players li")
-    expect(players).to_have_count(2)
+    expect(players).to_have_count(2, timeout=20_000)  # drawn with the server's view of the position
     expect(players.nth(0)).to_contain_text("ilse")
     expect(players.nth(0)).to_contain_text("Athena")
     expect(players.nth(1)).to_contain_text("joost")
