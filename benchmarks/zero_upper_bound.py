@@ -76,7 +76,10 @@ def samples(labelled: list[Judged], encoder: Encoder) -> tuple[torch.Tensor, ...
         shares = keeps / keeps.sum() if judged.wins else np.full(len(moves), 1 / len(moves), np.float32)
         value = 1.0 if judged.wins else -1.0
         record = Record(judged.state, moves, shares, value)
-        rows += [(*image, value) for image in symmetric_samples(record, encoder, 8, rng)]
+        for planes, actions, policy in symmetric_samples(record, encoder, 8, rng):
+            dense = np.zeros(encoder.actions, np.float32)
+            dense[actions] = policy
+            rows.append((planes, encoder.mask(actions), dense, value))
     planes, masks, policies, values = (np.stack(column) for column in zip(*rows))
     weights = (values > 0).astype(np.float32)
     return tuple(torch.from_numpy(np.asarray(a)) for a in (planes, masks, policies, values, weights))
