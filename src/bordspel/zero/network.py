@@ -20,7 +20,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from bordspel.zero.search import Encoder, Evaluator, Floats, part_table, policy_priors
+from bordspel.zero.search import Encoder, Evaluator, Floats, part_count, part_table, policy_priors
 
 __all__ = ["NetworkShape", "ZeroNet", "export_onnx", "shape_of", "torch_evaluator"]
 
@@ -48,7 +48,7 @@ def shape_of(encoder: Encoder, parts: npt.NDArray[np.int64] | None, width: int, 
     """The network's shape for the encoder's game: its planes, actions and the codec's ``parts``."""
     channels, rows, cols = encoder.shape
     shape = NetworkShape(channels, rows, cols, encoder.actions, width, blocks)
-    return shape if parts is None else replace(shape, parts=int(parts.max()) + 1, part_columns=parts.shape[1])
+    return shape if parts is None else replace(shape, parts=part_count(parts), part_columns=parts.shape[1])
 
 
 class _Residual(nn.Module):

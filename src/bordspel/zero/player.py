@@ -33,6 +33,7 @@ from bordspel.zero.search import (
     Table,
     batched_search,
     evaluate_nodes,
+    part_count,
     part_table,
     policy_priors,
 )
@@ -63,7 +64,7 @@ class OnnxNetwork:
     def score_parts(self, parts: Table | None) -> None:
         """Read the policy as scores of the codec's ``parts`` (None: of its actions); refused when
         the network scores another number of parts."""
-        wanted = 0 if parts is None else int(parts.max()) + 1
+        wanted = part_count(parts)
         if self.scored != wanted:
             raise BordspelError(
                 f"{self.path} scores {self.scored or 'no'} parts of actions where this game's codec has "

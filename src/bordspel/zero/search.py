@@ -35,6 +35,7 @@ __all__ = [
     "evaluate_nodes",
     "improved_policy",
     "masked_softmax",
+    "part_count",
     "part_table",
     "policy_priors",
 ]
@@ -57,10 +58,15 @@ def masked_softmax(logits: Floats, masks: npt.NDArray[np.bool_]) -> Floats:
 Table = npt.NDArray[np.int64]
 
 
+def part_count(parts: Table | None) -> int:
+    """The number of parts a codec's ``action_parts`` names (0 for None: no parts)."""
+    return 0 if parts is None else int(parts.max()) + 1
+
+
 def part_table(parts: Table | None) -> Table | None:
     """A codec's ``action_parts`` with each -1 made the number after the last part (a part
     that scores 0), as :func:`policy_priors` reads them; None stays None."""
-    return None if parts is None else np.where(parts < 0, int(parts.max()) + 1, parts)
+    return None if parts is None else np.where(parts < 0, part_count(parts), parts)
 
 
 def policy_priors(scores: Floats, masks: npt.NDArray[np.bool_], table: Table | None) -> Floats:

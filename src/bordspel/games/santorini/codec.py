@@ -15,6 +15,7 @@ which depends on the turn alone (see ``god_codec`` and the Santorini page))
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
@@ -118,6 +119,7 @@ class SantoriniCodec(Codec):
         return np.stack(stacked, axis=-1)
 
 
+@functools.cache
 def god_action_parts() -> npt.NDArray[np.int64]:
     """The parts a network scores of the actions with gods (``Codec.action_parts``): each of the
     444 actions without gods is a part; a god turn's parts are read from its id's fields (see
@@ -139,6 +141,7 @@ def god_action_parts() -> npt.NDArray[np.int64]:
         for column, (values, size) in enumerate(groups):
             parts[rows, column] = base + (values if size <= PART_LIMIT else 0)
             base += size if size <= PART_LIMIT else 1
+    parts.setflags(write=False)  # made once and shared
     return parts
 
 
